@@ -1,0 +1,37 @@
+/**
+ * The one place user commands write to stdout and stderr. Hook code never
+ * imports this module (a source-scan test pins that): the hook runtime's
+ * single stdout writer is `lib/hook/stdout.ts`.
+ */
+import { writeSync } from "node:fs";
+
+function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      // A closed pipe (`tracegate show x | head`) is not an error worth a stack trace.
+      if ((e as NodeJS.ErrnoException).code === "EPIPE") return;
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      throw e;
+    }
+  }
+}
+
+/** Write text to stdout. */
+export function out(text: string): void {
+  writeAll(1, text);
+}
+
+/** Write text to stderr. */
+export function err(text: string): void {
+  writeAll(2, text);
+}
+
+/** A failed user command: message on stderr, then the exit code to return. */
+export function fail(message: string, code = 1): number {
+  err(`tracegate: ${message}\n`);
+  return code;
+}

@@ -1,0 +1,5 @@
+import { fail } from "../cli/print.ts";
+
+export async function redactCommand(_argv: string[]): Promise<number> {
+  return fail("this command is not built yet", 2);
+}
