@@ -5,6 +5,7 @@
  * their exit code. Modules load lazily so a hook pays only for what it runs.
  */
 import { isHookName } from "./lib/hook/caps.ts";
+import { handlerFor } from "./lib/handlers/index.ts";
 import { runHook } from "./lib/hook/run.ts";
 
 type Command = (argv: string[]) => Promise<number>;
@@ -29,7 +30,7 @@ const [name = "--help", ...rest] = process.argv.slice(2);
 
 if (isHookName(name)) {
   // Never returns: the runtime exits 0 on every path.
-  await runHook(name, rest);
+  await runHook(name, rest, handlerFor);
 } else {
   const load = commands[name];
   if (!load) {

@@ -17,6 +17,8 @@ export interface HookContext {
   readonly config: Config;
   /** Environment, for handlers that read documented variables (e.g. TRACEGATE_TASK_ID). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Arguments after the subcommand name, less `--harness` (e.g. `--observe`). */
+  readonly args: readonly string[];
   /** Milliseconds left before the hard deadline. */
   remainingMs(): number;
   /** Wall clock; a function so tests and handlers agree on one source. */

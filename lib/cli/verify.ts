@@ -1,0 +1,112 @@
+/**
+ * `tracegate verify [SESSION]`: every stored record checked against its JSON
+ * Schema (ahead-of-time compiled validators), and every oracle verdict's
+ * signature checked again with the configured public key, so a record edited
+ * on disk after the fact is caught.
+ */
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config/load.ts";
+import { dataDir } from "../config/paths.ts";
+import * as validators from "../generated/validators.js";
+import type { Validate } from "../generated/validators.js";
+import { verifyVerdict } from "../oracle/verdict.ts";
+import type { TraceRecord } from "../trace/record.ts";
+import { listSessionFiles, parseSessionText, sessionPath } from "../trace/store.ts";
+import { existsSync } from "node:fs";
+import { fail, out } from "./print.ts";
+
+export interface Finding {
+  readonly file: string;
+  readonly line: number;
+  readonly problem: string;
+}
+
+const byType = validators as unknown as Record<string, Validate | undefined>;
+
+/** Schema problems of one record, as readable strings. */
+export function schemaProblems(record: unknown): string[] {
+  const type = (record as { type?: unknown })?.type;
+  const validate = typeof type === "string" ? byType[`record_${type}`] : undefined;
+  if (!validate) return [`unknown record type ${JSON.stringify(type)}`];
+  if (validate(record)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
+}
+
+function loadPublicKey(spec: string): string {
+  return spec.trimStart().startsWith("-----BEGIN") ? spec : readFileSync(spec, "utf8");
+}
+
+/** Re-check a stored verdict's signature against the facts the record itself carries. */
+export function verdictProblem(record: TraceRecord, publicKey: string | null): string | null {
+  const r = record as unknown as Record<string, any>;
+  if (r.type !== "oracle_verdict" || !r.signed || !r.verified) return null;
+  if (!publicKey) return "verdict marked verified but no oracle.public_key is configured to check it";
+  const s = r.signed;
+  const result = verifyVerdict(s, publicKey, {
+    task_id: s.task_id,
+    session_id: r.session_id,
+    base_commit: s.base_commit,
+    diff_sha256: r.diff_sha256 ?? s.diff_sha256,
+    attempt: r.attempt,
+  });
+  return result.verified ? null : `verdict marked verified does not verify: ${result.problem}`;
+}
+
+export async function verifyCommand(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" } }, allowPositionals: true });
+  } catch (e) {
+    return fail(`${(e as Error).message}\nusage: tracegate verify [SESSION] [--json]`, 2);
+  }
+  const home = dataDir(process.env);
+  const id = parsed.positionals[0];
+  let files: string[];
+  if (id) {
+    const path = sessionPath(home, id);
+    if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
+    files = [path];
+  } else {
+    files = listSessionFiles(home).map((f) => f.path);
+  }
+  const config = loadConfig(process.env, null);
+  let publicKey: string | null = null;
+  try {
+    publicKey = config.oracle ? loadPublicKey(config.oracle.public_key) : null;
+  } catch (e) {
+    return fail(`cannot read oracle.public_key (${(e as NodeJS.ErrnoException).code ?? "error"}); check ${config.path}`);
+  }
+  const findings: Finding[] = [];
+  let count = 0;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      findings.push({ file, line: 0, problem: `unreadable (${(e as NodeJS.ErrnoException).code ?? "error"})` });
+      continue;
+    }
+    const { records, problems } = parseSessionText(file, text);
+    for (const p of problems) findings.push({ file, line: p.line, problem: `corrupt line: ${p.error}` });
+    // Line numbers of parsed records: count non-corrupt lines in order.
+    const bad = new Set(problems.map((p) => p.line));
+    let line = 0;
+    for (const r of records) {
+      line++;
+      while (bad.has(line)) line++;
+      count++;
+      for (const p of schemaProblems(r)) findings.push({ file, line, problem: p });
+      const v = verdictProblem(r, publicKey);
+      if (v) findings.push({ file, line, problem: v });
+    }
+  }
+  if (parsed.values.json) {
+    out(`${JSON.stringify({ files: files.length, records: count, problems: findings })}\n`);
+  } else {
+    for (const f of findings) out(`${basename(f.file)}:${f.line}: ${f.problem}\n`);
+    out(`${count} records in ${files.length} sessions: ${findings.length ? `${findings.length} problems` : "all valid"}\n`);
+  }
+  return findings.length ? 1 : 0;
+}

@@ -1,0 +1,178 @@
+/**
+ * Config: the user file (JSONC, `TRACEGATE_CONFIG` or the user config dir)
+ * and an optional repository file `.tracegate.jsonc`, both validated with
+ * ahead-of-time compiled ajv validators. Only the user file may set the
+ * oracle, the task id, caps, or turn redaction off; the repository file may
+ * only add redaction patterns, so a repository can neither redirect traces nor
+ * weaken redaction. A file that fails validation is reported in `errors` and
+ * contributes nothing: the hooks then collect without gating.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { config as validateUser, repo_config as validateRepo, type Validate } from "../generated/validators.js";
+import { configPath } from "./paths.ts";
+
+export interface OracleConfig {
+  readonly url: string;
+  readonly public_key: string;
+  readonly timeout_s: number;
+  readonly on_error: "allow" | "block";
+}
+
+export interface RedactPattern {
+  readonly kind: string;
+  readonly pattern: string;
+}
+
+export interface Config {
+  /** The user config file path (whether or not it exists). */
+  readonly path: string;
+  readonly exists: boolean;
+  readonly oracle: OracleConfig | null;
+  readonly gate: { readonly max_attempts: number; readonly enabled: boolean };
+  readonly task_id: string | null;
+  readonly caps: { readonly field_bytes: number; readonly record_bytes: number; readonly diff_bytes: number };
+  readonly redact: {
+    readonly enabled: boolean;
+    readonly extra: readonly RedactPattern[];
+    readonly allow: readonly string[];
+    /** Patterns a repository added; they can only add rules. */
+    readonly repo_extra: readonly RedactPattern[];
+  };
+  /** Problems found; each names the file. Non-empty means "collect, do not gate". */
+  readonly errors: readonly string[];
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 3;
+export const DEFAULT_ORACLE_TIMEOUT_S = 40;
+export const REPO_CONFIG_FILE = ".tracegate.jsonc";
+
+export const DEFAULTS: Omit<Config, "path" | "exists" | "errors"> = {
+  oracle: null,
+  gate: { max_attempts: DEFAULT_MAX_ATTEMPTS, enabled: true },
+  task_id: null,
+  caps: { field_bytes: 256 * 1024, record_bytes: 2 * 1024 * 1024, diff_bytes: 50 * 1024 * 1024 },
+  redact: { enabled: true, extra: [], allow: [], repo_extra: [] },
+};
+
+type Json = Record<string, any>;
+
+/**
+ * Parse and validate JSONC text; returns the value or the problems found.
+ *
+ * @example
+ * ```ts
+ * parseConfigText('{ "task_id": "t" } // ok', "c.jsonc", validateUser);
+ * ```
+ */
+export function parseConfigText(text: string, file: string, validate: Validate): { value: Json | null; errors: string[] } {
+  const parseErrors: ParseError[] = [];
+  const value = parse(text, parseErrors, { allowTrailingComma: true, disallowComments: false });
+  if (parseErrors.length) {
+    return {
+      value: null,
+      errors: parseErrors.map((e) => `${file}: ${printParseErrorCode(e.error)} at offset ${e.offset}`),
+    };
+  }
+  if (!validate(value)) {
+    return {
+      value: null,
+      errors: (validate.errors ?? []).map((e) => `${file}: ${e.instancePath || "/"} ${e.message ?? e.keyword}`),
+    };
+  }
+  const bad = checkPatterns(value?.redact?.extra ?? [], file);
+  return bad.length ? { value: null, errors: bad } : { value, errors: [] };
+}
+
+function checkPatterns(extra: RedactPattern[], file: string): string[] {
+  const errors: string[] = [];
+  for (const p of extra) {
+    try {
+      new RegExp(p.pattern, "g");
+    } catch (e) {
+      errors.push(`${file}: redact.extra pattern for "${p.kind}" is not a valid regular expression`);
+    }
+  }
+  return errors;
+}
+
+function readText(path: string): { text: string | null; error?: string } {
+  try {
+    return { text: readFileSync(path, "utf8") };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { text: null };
+    return { text: null, error: `${path}: cannot read (${code ?? "error"})` };
+  }
+}
+
+/** The nearest `.tracegate.jsonc` from `cwd` up to the repository root. */
+export function findRepoConfig(cwd: string): string | null {
+  let dir = cwd;
+  for (let i = 0; i < 64; i++) {
+    const candidate = join(dir, REPO_CONFIG_FILE);
+    if (existsSync(candidate)) return candidate;
+    if (existsSync(join(dir, ".git"))) return null;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return null;
+}
+
+/**
+ * Load the effective config for a hook or command run.
+ *
+ * @example
+ * ```ts
+ * const cfg = loadConfig(process.env, "/repo");
+ * if (cfg.oracle && cfg.errors.length === 0) { ... }
+ * ```
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, cwd?: string | null): Config {
+  const path = configPath(env);
+  const errors: string[] = [];
+  const user = readText(path);
+  if (user.error) errors.push(user.error);
+  let u: Json = {};
+  if (user.text !== null) {
+    const parsed = parseConfigText(user.text, path, validateUser);
+    errors.push(...parsed.errors);
+    if (parsed.value) u = parsed.value;
+  }
+  let repoExtra: RedactPattern[] = [];
+  const repoPath = cwd ? findRepoConfig(cwd) : null;
+  if (repoPath) {
+    const repo = readText(repoPath);
+    if (repo.error) errors.push(repo.error);
+    if (repo.text !== null) {
+      const parsed = parseConfigText(repo.text, repoPath, validateRepo);
+      errors.push(...parsed.errors);
+      repoExtra = parsed.value?.redact?.extra ?? [];
+    }
+  }
+  const oracle: OracleConfig | null = u.oracle
+    ? {
+        url: u.oracle.url.replace(/\/+$/, ""),
+        public_key: u.oracle.public_key,
+        timeout_s: u.oracle.timeout_s ?? DEFAULT_ORACLE_TIMEOUT_S,
+        on_error: u.oracle.on_error ?? "allow",
+      }
+    : null;
+  return {
+    path,
+    exists: user.text !== null,
+    oracle,
+    gate: { ...DEFAULTS.gate, ...u.gate },
+    task_id: u.task_id ?? null,
+    caps: { ...DEFAULTS.caps, ...u.caps },
+    redact: {
+      enabled: u.redact?.enabled ?? true,
+      extra: u.redact?.extra ?? [],
+      allow: u.redact?.allow ?? [],
+      repo_extra: repoExtra,
+    },
+    errors,
+  };
+}

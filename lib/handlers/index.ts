@@ -1,0 +1,52 @@
+/**
+ * Handlers: the glue between the hook runtime and the pure adapters. Each
+ * gathers the facts its event needs (the base commit, the session outcome),
+ * calls the harness adapter, and returns records; only the Stop gate can
+ * return a decision.
+ */
+import { randomUUID } from "node:crypto";
+import { outcomeOf } from "../gate/outcome.ts";
+import { repoHead } from "../git/head.ts";
+import { claudeRecords, sessionIdOf, type Facts } from "../harness/claude.ts";
+import type { HookName } from "../hook/caps.ts";
+import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
+import { readSession, UNATTRIBUTED } from "../trace/store.ts";
+
+export const SUPPORTED_HARNESSES = ["claude"] as const;
+
+async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string): Promise<Facts> {
+  const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId: randomUUID };
+  const p = ctx.payload as Record<string, unknown>;
+  if (hook === "session-start") {
+    facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
+  }
+  if (hook === "session-end") {
+    facts.outcome = outcomeOf(readSession(ctx.home, sessionId).records);
+  }
+  return facts;
+}
+
+/** The observer for any hook: records only, never a decision. */
+export function observe(hook: HookName): HookHandler {
+  return async (ctx: HookContext): Promise<HookResult> => {
+    const p = ctx.payload as Record<string, unknown>;
+    const sessionId = sessionIdOf(p) ?? UNATTRIBUTED;
+    return { records: claudeRecords(hook, p, sessionId, await gatherFacts(hook, ctx, sessionId)) };
+  };
+}
+
+/**
+ * The handler for a hook subcommand. `stop` becomes the gate when an oracle
+ * is configured and the entry was not installed as an observer (`--observe`).
+ */
+export async function handlerFor(hook: HookName, args: readonly string[]): Promise<HookHandler> {
+  if (hook === "stop" && !args.includes("--observe")) {
+    const gate = await loadGate();
+    if (gate) return gate;
+  }
+  return observe(hook);
+}
+
+async function loadGate(): Promise<HookHandler | null> {
+  return null;
+}

@@ -1,0 +1,134 @@
+/**
+ * The append-only store: one JSONL file per session under
+ * `<data dir>/sessions/`. Each record is one `write()` on an O_APPEND
+ * descriptor, so hook processes running in parallel (parallel tool calls)
+ * never interleave or overwrite each other. Nothing here rewrites a line;
+ * corrections are new records.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { TraceRecord } from "./record.ts";
+
+export const SESSIONS_DIR = "sessions";
+/** Where records with no usable session id go, so nothing is dropped. */
+export const UNATTRIBUTED = "unattributed";
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * A file name for a session id that can never leave the sessions dir: safe
+ * ids are used as they are; anything else (slashes, dots, NUL, 5,000
+ * characters) becomes `_<readable part>-<sha256 prefix>`. Safe ids never start
+ * with `_`, so the two forms cannot collide.
+ *
+ * @example
+ * ```ts
+ * sessionFileName("3f2a-uuid");   // "3f2a-uuid.jsonl"
+ * sessionFileName("../../x");     // "_x-<16 hex>.jsonl"
+ * ```
+ */
+export function sessionFileName(sessionId: string): string {
+  if (SAFE_ID.test(sessionId)) return `${sessionId}.jsonl`;
+  const readable = sessionId.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
+  const digest = createHash("sha256").update(sessionId).digest("hex").slice(0, 16);
+  return `_${readable}${readable ? "-" : ""}${digest}.jsonl`;
+}
+
+export function sessionsDir(home: string): string {
+  return join(home, SESSIONS_DIR);
+}
+
+export function sessionPath(home: string, sessionId: string): string {
+  return join(sessionsDir(home), sessionFileName(sessionId));
+}
+
+/** Serialise one record as a JSONL line. */
+export function recordLine(record: TraceRecord): Buffer {
+  return Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
+}
+
+/**
+ * Append records to their session file: directory 0700, file 0600, one
+ * write() per record. Throws on I/O errors (the hook runtime logs them).
+ */
+export function appendRecords(home: string, records: readonly TraceRecord[]): void {
+  if (records.length === 0) return;
+  const dir = sessionsDir(home);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const byFile = new Map<string, TraceRecord[]>();
+  for (const r of records) {
+    const path = sessionPath(home, r.session_id);
+    byFile.set(path, [...(byFile.get(path) ?? []), r]);
+  }
+  for (const [path, group] of byFile) {
+    const fd = openSync(path, "a", 0o600);
+    try {
+      for (const r of group) {
+        const line = recordLine(r);
+        const n = writeSync(fd, line);
+        // A short write would leave a torn line that a later append could not
+        // repair without rewriting; report it rather than writing the rest.
+        if (n !== line.length) throw new Error(`short write ${n}/${line.length}`);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+export interface LineProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly error: string;
+}
+
+export interface SessionRead {
+  readonly records: TraceRecord[];
+  readonly problems: LineProblem[];
+}
+
+/** Parse a session file's text; corrupt lines are reported with their number and skipped. */
+export function parseSessionText(file: string, text: string): SessionRead {
+  const records: TraceRecord[] = [];
+  const problems: LineProblem[] = [];
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    if (line === "" && i === lines.length - 1) return;
+    try {
+      const v = JSON.parse(line);
+      if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not a JSON object");
+      records.push(v as TraceRecord);
+    } catch (e) {
+      problems.push({ file, line: i + 1, error: e instanceof Error ? e.message.slice(0, 200) : "unreadable" });
+    }
+  });
+  return { records, problems };
+}
+
+/** Read a session's records; a missing file is an empty session. */
+export function readSession(home: string, sessionId: string): SessionRead {
+  const path = sessionPath(home, sessionId);
+  if (!existsSync(path)) return { records: [], problems: [] };
+  return parseSessionText(path, readFileSync(path, "utf8"));
+}
+
+export interface SessionFile {
+  readonly path: string;
+  readonly bytes: number;
+  readonly mtimeMs: number;
+}
+
+/** Every session file in the store, newest first. */
+export function listSessionFiles(home: string): SessionFile[] {
+  const dir = sessionsDir(home);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .map((n) => {
+      const path = join(dir, n);
+      const st = statSync(path);
+      return { path, bytes: st.size, mtimeMs: st.mtimeMs };
+    })
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
