@@ -1,11 +1,6 @@
-import { fail } from "../cli/print.ts";
-
-export async function installCommand(_argv: string[]): Promise<number> {
-  return fail("this command is not built yet", 2);
-}
-export async function uninstallCommand(_argv: string[]): Promise<number> {
-  return fail("this command is not built yet", 2);
-}
-export async function doctorCommand(_argv: string[]): Promise<number> {
-  return fail("this command is not built yet", 2);
-}
+/**
+ * The install family's entry points, as main.ts loads them. Each module does
+ * one thing: register.ts edits settings, doctor.ts inspects them.
+ */
+export { installCommand, uninstallCommand } from "./register.ts";
+export { doctorCommand } from "./doctor.ts";

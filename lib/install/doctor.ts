@@ -1,0 +1,352 @@
+/**
+ * `tracegate doctor`: what is installed, where, and what is wrong. Gathers
+ * facts (I/O), then `judge` (pure) turns them into problems and a status.
+ * Exit 0 healthy, 1 problems found, 2 not installed.
+ */
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { claudeConfigDir, dataDir } from "../config/paths.ts";
+import { fail, out } from "../cli/print.ts";
+import { HOOKS, type HookName } from "../hook/caps.ts";
+import { OBSERVE_FLAG } from "./entries.ts";
+import { readSettingsFile, SCOPES, type Scope, settingsPath } from "./files.ts";
+import { findEntries } from "./settings.ts";
+import { runningBinary } from "./register.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** One registered tracegate handler as doctor reports it. */
+export interface EntryReport {
+  event: string;
+  subcommand: string;
+  args: string[];
+  timeout_s: number | null;
+  cap_ms: number | null;
+  bin: string;
+  guarded: boolean;
+}
+
+/** One settings file. */
+export interface SettingsReport {
+  scope: Scope;
+  path: string;
+  exists: boolean;
+  error: string | null;
+  entries: EntryReport[];
+  /** "gate", "observe" or null when Stop is not registered here. */
+  stop: "gate" | "observe" | null;
+}
+
+/** A binary some entry points at. */
+export interface BinaryReport {
+  path: string;
+  executable: boolean;
+  version: string | null;
+}
+
+export interface OracleReport {
+  url: string | null;
+  /** not_configured | ok | unreachable | key_mismatch | key_unknown | bad_key */
+  status: string;
+  detail: string;
+}
+
+/** Everything doctor found; `--json` prints it as is. */
+export interface DoctorReport {
+  status: "healthy" | "problems" | "not_installed";
+  running: { path: string | null; version: string };
+  settings: SettingsReport[];
+  binaries: BinaryReport[];
+  plugin: { enabled: string[] };
+  data_dir: { path: string; writable: boolean; error: string | null };
+  config: { path: string; exists: boolean; errors: string[] };
+  oracle: OracleReport;
+  errors_log: { path: string; last: string[] };
+  problems: string[];
+  notes: string[];
+}
+
+function inspectSettings(scope: Scope, env: Env, cwd: string): SettingsReport {
+  const path = settingsPath(scope, env, cwd);
+  const base = { scope, path, entries: [] as EntryReport[], stop: null as SettingsReport["stop"] };
+  let file;
+  try {
+    file = readSettingsFile(path);
+  } catch (e) {
+    return { ...base, exists: true, error: `cannot read (${(e as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  if (!file.exists) return { ...base, exists: false, error: null };
+  try {
+    const entries = findEntries(file.text).map((f) => {
+      const spec = (HOOKS as Record<string, { capMs: number }>)[f.parsed.subcommand];
+      return {
+        event: f.event,
+        subcommand: f.parsed.subcommand,
+        args: [...f.parsed.args],
+        timeout_s: typeof f.timeout === "number" ? f.timeout : null,
+        cap_ms: spec ? spec.capMs : null,
+        bin: f.parsed.bin,
+        guarded: f.parsed.guarded,
+      };
+    });
+    const stop = entries.find((e) => e.subcommand === "stop");
+    return {
+      ...base,
+      exists: true,
+      error: null,
+      entries,
+      stop: stop ? (stop.args.includes(OBSERVE_FLAG) ? "observe" : "gate") : null,
+    };
+  } catch (e) {
+    return { ...base, exists: true, error: (e as Error).message };
+  }
+}
+
+function inspectBinary(path: string): BinaryReport {
+  let executable = false;
+  try {
+    accessSync(path, constants.X_OK);
+    executable = statSync(path).isFile();
+  } catch {
+    // missing or not executable
+  }
+  if (!executable) return { path, executable, version: null };
+  const r = spawnSync(path, ["--version"], {
+    encoding: "utf8",
+    timeout: 5000,
+    env: { ...process.env, TRACEGATE_INTERNAL: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const v = r.status === 0 ? r.stdout.trim().replace(/^tracegate\s+/, "") : null;
+  return { path, executable, version: v || null };
+}
+
+function inspectDataDir(path: string): DoctorReport["data_dir"] {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+    const probe = join(path, `.doctor-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+    return { path, writable: true, error: null };
+  } catch (e) {
+    return { path, writable: false, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+  }
+}
+
+function lastErrors(home: string, n = 5): DoctorReport["errors_log"] {
+  const path = join(home, "errors.log");
+  try {
+    const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+    return { path, last: lines.slice(-n) };
+  } catch {
+    return { path, last: [] };
+  }
+}
+
+function enabledPlugins(env: Env): string[] {
+  try {
+    const text = readFileSync(join(claudeConfigDir(env), "settings.json"), "utf8");
+    const v = JSON.parse(text)?.enabledPlugins;
+    if (!v || typeof v !== "object") return [];
+    return Object.keys(v).filter((k) => /^tracegate@/.test(k) && v[k] === true);
+  } catch {
+    return [];
+  }
+}
+
+async function loadConfigReport(env: Env, cwd: string) {
+  try {
+    const { loadConfig } = await import("../config/load.ts");
+    const c = loadConfig(env, cwd);
+    return { config: { path: c.path, exists: c.exists, errors: [...c.errors] }, oracle: c.oracle };
+  } catch (e) {
+    return {
+      config: { path: "", exists: false, errors: [`config loader failed: ${(e as Error).message}`] },
+      oracle: null,
+    };
+  }
+}
+
+function readKey(spec: string): string {
+  return spec.includes("-----BEGIN") ? spec : readFileSync(spec, "utf8");
+}
+
+/**
+ * Ask the oracle which key it signs with: `GET {url}/v1/key` answering
+ * `{ key_id }`, compared with the id of the configured public key.
+ */
+async function checkOracle(
+  oracle: { url: string; public_key: string } | null,
+  timeoutMs = 3000,
+): Promise<OracleReport> {
+  if (!oracle) return { url: null, status: "not_configured", detail: "no oracle.url in the user config: Stop only observes" };
+  let want: string;
+  try {
+    const { keyIdOf } = await import("../oracle/verdict.ts");
+    want = keyIdOf(readKey(oracle.public_key));
+  } catch (e) {
+    return { url: oracle.url, status: "bad_key", detail: `cannot read oracle.public_key: ${(e as Error).message}` };
+  }
+  const url = `${oracle.url.replace(/\/+$/, "")}/v1/key`;
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    return { url: oracle.url, status: "unreachable", detail: `${url}: ${(e as Error).message}` };
+  }
+  if (!res.ok) {
+    return { url: oracle.url, status: "key_unknown", detail: `${url} answered ${res.status}; cannot compare keys` };
+  }
+  let got: unknown;
+  try {
+    got = ((await res.json()) as { key_id?: unknown }).key_id;
+  } catch {
+    got = undefined;
+  }
+  if (typeof got !== "string") return { url: oracle.url, status: "key_unknown", detail: `${url} did not return a key_id` };
+  if (got !== want) {
+    return {
+      url: oracle.url,
+      status: "key_mismatch",
+      detail: `oracle signs with key ${got}, the configured public key is ${want}: its verdicts will not verify`,
+    };
+  }
+  return { url: oracle.url, status: "ok", detail: `answers with key ${got}, which matches` };
+}
+
+/**
+ * Turn the facts into problems and a status. Pure.
+ *
+ * @example
+ * ```ts
+ * judge(report).status; // "not_installed" when no settings file or plugin has tracegate
+ * ```
+ */
+export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os = process.platform): Pick<DoctorReport, "status" | "problems" | "notes"> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const all = Object.keys(HOOKS) as HookName[];
+  for (const s of r.settings) {
+    if (s.error) problems.push(`${s.path}: ${s.error} (Claude Code cannot load this file)`);
+    if (s.entries.length === 0) continue;
+    const subs = new Set(s.entries.map((e) => e.subcommand));
+    const missing = all.filter((h) => !subs.has(h));
+    if (missing.length) problems.push(`${s.path}: events not registered: ${missing.map((h) => HOOKS[h].event).join(", ")} (run tracegate install --scope ${s.scope})`);
+    for (const e of s.entries) {
+      const spec = (HOOKS as Record<string, { event: string; capMs: number }>)[e.subcommand];
+      if (spec && spec.event !== e.event) problems.push(`${s.path}: ${e.event} runs "${e.subcommand}", which serves ${spec.event}`);
+      if (e.timeout_s === null) problems.push(`${s.path}: ${e.event} has no timeout (Claude Code's default is 600 s)`);
+      else if (e.cap_ms !== null && e.timeout_s * 1000 <= e.cap_ms) {
+        problems.push(`${s.path}: ${e.event} timeout ${e.timeout_s}s is not above its cap ${e.cap_ms / 1000}s`);
+      }
+      if (!e.guarded && os !== "win32") problems.push(`${s.path}: ${e.event} entry has no missing-binary guard (reinstall)`);
+    }
+    const counts = new Map<string, number>();
+    for (const e of s.entries) counts.set(e.event, (counts.get(e.event) ?? 0) + 1);
+    for (const [ev, n] of counts) if (n > 1) problems.push(`${s.path}: ${ev} has ${n} tracegate entries (records would be duplicated)`);
+  }
+  for (const b of r.binaries) {
+    if (!b.executable) problems.push(`${b.path}: referenced by settings but missing or not executable (hooks stay silent until it is back)`);
+    else if (b.version === null) problems.push(`${b.path}: does not answer --version`);
+  }
+  // The same event registered through different commands in several files runs twice.
+  const byEvent = new Map<string, Set<string>>();
+  for (const s of r.settings) {
+    for (const e of s.entries) {
+      const key = `${e.bin}\0${e.subcommand}\0${e.args.join(" ")}`;
+      byEvent.set(e.event, (byEvent.get(e.event) ?? new Set()).add(key));
+    }
+  }
+  const doubled = [...byEvent].filter(([, v]) => v.size > 1).map(([k]) => k);
+  if (doubled.length) problems.push(`tracegate is registered differently in several settings files for ${doubled.join(", ")}: each fires, records are duplicated`);
+  if (r.plugin.enabled.length && r.settings.some((s) => s.entries.length)) {
+    notes.push(`the plugin (${r.plugin.enabled.join(", ")}) and settings entries are both active: events are recorded twice`);
+  }
+  if (!r.data_dir.writable) problems.push(`data dir ${r.data_dir.path} is not writable (${r.data_dir.error}): nothing can be recorded`);
+  for (const e of r.config.errors) problems.push(`config: ${e}`);
+  const gating = r.settings.some((s) => s.stop === "gate");
+  if (["unreachable", "key_mismatch", "bad_key"].includes(r.oracle.status)) problems.push(`oracle: ${r.oracle.detail}`);
+  else if (r.oracle.status === "key_unknown") notes.push(`oracle: ${r.oracle.detail}`);
+  if (gating && r.oracle.status === "not_configured") notes.push("Stop is registered as the gate but no oracle is configured: it only records");
+  if (r.errors_log.last.length) notes.push(`${r.errors_log.last.length} recent line(s) in ${r.errors_log.path}`);
+  const installed = r.settings.some((s) => s.entries.length > 0) || r.plugin.enabled.length > 0;
+  const status = !installed ? "not_installed" : problems.length ? "problems" : "healthy";
+  return { status, problems, notes };
+}
+
+/** Gather every fact doctor reports. */
+export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
+  const settings = SCOPES.map((s) => inspectSettings(s, env, cwd));
+  const bins = [...new Set(settings.flatMap((s) => s.entries.map((e) => e.bin)))];
+  const running = runningBinary();
+  const { versionInfo } = await import("../cli/version.ts");
+  const v = versionInfo();
+  const home = dataDir(env);
+  const { config, oracle } = await loadConfigReport(env, cwd);
+  const facts = {
+    running: { path: running, version: `${v.version} (${v.commit})` },
+    settings,
+    binaries: bins.map(inspectBinary),
+    plugin: { enabled: enabledPlugins(env) },
+    data_dir: inspectDataDir(home),
+    config,
+    oracle: await checkOracle(oracle),
+    errors_log: lastErrors(home),
+  };
+  return { ...facts, ...judge(facts) };
+}
+
+function human(r: DoctorReport): string {
+  const L: string[] = [];
+  L.push(`tracegate ${r.running.version}${r.running.path ? ` at ${r.running.path}` : " (from source)"}`);
+  L.push("");
+  for (const s of r.settings) {
+    const state = !s.exists ? "not present" : s.error ? `ERROR: ${s.error}` : s.entries.length === 0 ? "no tracegate entries" : `${s.entries.length} entries, Stop ${s.stop === "gate" ? "as the gate" : s.stop === "observe" ? "observed" : "not registered"}`;
+    L.push(`settings (${s.scope}) ${s.path}: ${state}`);
+    for (const e of s.entries) {
+      const cap = e.cap_ms === null ? "?" : `${e.cap_ms / 1000}s`;
+      const ok = e.timeout_s !== null && e.cap_ms !== null && e.timeout_s * 1000 > e.cap_ms;
+      L.push(`  ${e.event.padEnd(20)} ${[e.subcommand, ...e.args].join(" ").padEnd(22)} timeout ${e.timeout_s ?? "none"}s > cap ${cap}  ${ok ? "ok" : "PROBLEM"}`);
+    }
+  }
+  if (r.plugin.enabled.length) L.push(`plugin: ${r.plugin.enabled.join(", ")} enabled`);
+  for (const b of r.binaries) {
+    L.push(`binary ${b.path}: ${b.executable ? (b.version ?? "no version") : "MISSING"}`);
+  }
+  L.push(`data dir ${r.data_dir.path}: ${r.data_dir.writable ? "writable" : `NOT writable (${r.data_dir.error})`}`);
+  L.push(`config ${r.config.path || "?"}: ${r.config.errors.length ? "INVALID" : r.config.exists ? "valid" : "not present (defaults)"}`);
+  L.push(`oracle: ${r.oracle.url ? `${r.oracle.url}: ` : ""}${r.oracle.status === "ok" ? "" : `${r.oracle.status}: `}${r.oracle.detail}`);
+  if (r.errors_log.last.length) {
+    L.push(`last errors (${r.errors_log.path}):`);
+    for (const l of r.errors_log.last) L.push(`  ${l}`);
+  } else {
+    L.push("errors log: empty");
+  }
+  L.push("");
+  for (const p of r.problems) L.push(`problem: ${p}`);
+  for (const n of r.notes) L.push(`note: ${n}`);
+  L.push(
+    r.status === "healthy"
+      ? "status: healthy"
+      : r.status === "problems"
+        ? `status: ${r.problems.length} problem(s) found`
+        : "status: not installed (run: tracegate install)",
+  );
+  return `${L.join("\n")}\n`;
+}
+
+/** `tracegate doctor [--json]` */
+export async function doctorCommand(argv: string[]): Promise<number> {
+  let json = false;
+  try {
+    json = parseArgs({ args: argv, options: { json: { type: "boolean", default: false } }, strict: true }).values.json === true;
+  } catch (e) {
+    return fail(`${(e as Error).message}\nusage: tracegate doctor [--json]`, 2);
+  }
+  const r = await diagnose(process.env, process.cwd());
+  out(json ? `${JSON.stringify(r, null, 2)}\n` : human(r));
+  return r.status === "healthy" ? 0 : r.status === "problems" ? 1 : 2;
+}
+

@@ -1,0 +1,236 @@
+/**
+ * `tracegate install` and `tracegate uninstall`: merge tracegate's matcher
+ * groups into one Claude Code settings file, or take exactly them out again.
+ * The edit itself is settings.ts (text in, text out); this module reads,
+ * backs up, writes atomically and keeps the record of what it created.
+ */
+import { accessSync, constants, existsSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { dataDir } from "../config/paths.ts";
+import { err, fail, out } from "../cli/print.ts";
+import { unifiedDiff } from "./diff.ts";
+import { desiredEntries } from "./entries.ts";
+import {
+  backupSettings,
+  readSettingsFile,
+  readState,
+  removeFile,
+  SCOPES,
+  type Scope,
+  settingsPath,
+  stateKey,
+  writeAtomic,
+  writeState,
+} from "./files.ts";
+import { findEntries, parseSettings, planInstall, planUninstall, SettingsError } from "./settings.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the running program is, when it is the compiled binary. */
+export function runningBinary(): string | null {
+  // A compiled Bun executable runs its bundled entry from the virtual /$bunfs.
+  const main = typeof Bun !== "undefined" ? Bun.main : "";
+  return main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(main) ? process.execPath : null;
+}
+
+function resolveBinary(flag: string | undefined, cwd: string): string {
+  const bin = flag ? (isAbsolute(flag) ? flag : resolve(cwd, flag)) : runningBinary();
+  if (!bin) {
+    throw new SettingsError("not running as the compiled binary: run dist/tracegate install, or pass --bin PATH");
+  }
+  try {
+    accessSync(bin, constants.X_OK);
+    if (!statSync(bin).isFile()) throw new Error();
+  } catch {
+    throw new SettingsError(`${bin} is not an executable file`);
+  }
+  return bin;
+}
+
+function parseScope(v: string | undefined): Scope {
+  const s = v ?? "user";
+  if (!(SCOPES as readonly string[]).includes(s)) throw new SettingsError(`--scope must be one of ${SCOPES.join(", ")}`);
+  return s as Scope;
+}
+
+/** Options both commands take, parsed from argv. */
+interface Options {
+  scope: Scope;
+  gate: boolean;
+  dryRun: boolean;
+  bin?: string;
+  all: boolean;
+}
+
+function options(argv: string[], install: boolean): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scope: { type: "string" },
+      gate: { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      ...(install ? { bin: { type: "string" } } : { all: { type: "boolean", default: false } }),
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (!install && values.gate) throw new SettingsError("--gate is an install option");
+  return {
+    scope: parseScope(values.scope as string | undefined),
+    gate: values.gate as boolean,
+    dryRun: values["dry-run"] as boolean,
+    bin: (values as { bin?: string }).bin,
+    all: (values as { all?: boolean }).all ?? false,
+  };
+}
+
+/** Result of one install or uninstall on one file, for the caller to print or test. */
+export interface Outcome {
+  readonly path: string;
+  readonly changed: boolean;
+  readonly diff: string;
+  readonly backup: string | null;
+}
+
+/**
+ * Register tracegate in one settings file. A second call with the same
+ * arguments changes nothing.
+ *
+ * @example
+ * ```ts
+ * install({ scope: "user", gate: false, dryRun: true, bin: "/usr/local/bin/tracegate" }, process.env, process.cwd());
+ * ```
+ */
+export function install(
+  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string },
+  env: Env,
+  cwd: string,
+): Outcome {
+  const path = settingsPath(opts.scope, env, cwd);
+  const file = readSettingsFile(path);
+  const hadOurs = file.exists && findEntries(file.text).length > 0;
+  const { text, created } = planInstall(file.text, desiredEntries(opts.bin, { gate: opts.gate }));
+  const diff = unifiedDiff(file.text, text, path);
+  if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
+  const dirCreated = existsSync(dirname(path)) ? null : dirname(path);
+  const backup = backupSettings(file);
+  writeAtomic(path, text, file.mode);
+  // Record what this install created; a reinstall keeps the first record,
+  // which is the one that describes the user's original file.
+  const home = dataDir(env);
+  const state = readState(home);
+  const key = stateKey(path);
+  const prev = state[key];
+  if (!hadOurs || !prev) {
+    state[key] = { ...created, file: !file.exists, dir: dirCreated };
+  } else {
+    prev.events = [...new Set([...prev.events, ...created.events])];
+    prev.hooks ||= created.hooks;
+  }
+  try {
+    writeState(home, state);
+  } catch {
+    // Without the record, uninstall still removes containers left empty.
+  }
+  return { path, changed: true, diff, backup };
+}
+
+/**
+ * Take tracegate's handlers out of one settings file, and the containers
+ * install created that are now empty; the file is then deep-equal to what it
+ * was before install.
+ *
+ * @example
+ * ```ts
+ * uninstall({ scope: "project", dryRun: false }, process.env, "/repo");
+ * ```
+ */
+export function uninstall(opts: { scope: Scope; dryRun: boolean }, env: Env, cwd: string): Outcome {
+  const path = settingsPath(opts.scope, env, cwd);
+  const file = readSettingsFile(path);
+  if (!file.exists || findEntries(file.text).length === 0) return { path, changed: false, diff: "", backup: null };
+  const home = dataDir(env);
+  const state = readState(home);
+  const key = stateKey(path);
+  const rec = state[key];
+  const text = planUninstall(file.text, rec);
+  const emptied = rec?.file === true && (parseSettings(text).children ?? []).length === 0;
+  const diff = unifiedDiff(file.text, emptied ? "" : text, path);
+  if (opts.dryRun) return { path, changed: false, diff, backup: null };
+  // A file install created holds nothing but tracegate's entries: no backup needed.
+  const backup = emptied ? null : backupSettings(file);
+  if (emptied) {
+    removeFile(path);
+    if (rec?.dir) {
+      try {
+        if (readdirSync(rec.dir).length === 0) rmdirSync(rec.dir);
+      } catch {
+        // a directory someone else now uses stays
+      }
+    }
+  } else {
+    writeAtomic(path, text, file.mode);
+  }
+  delete state[key];
+  try {
+    writeState(home, state);
+  } catch {
+    // nothing else depends on it
+  }
+  return { path, changed: true, diff, backup };
+}
+
+function report(e: unknown): number {
+  if (e instanceof SettingsError) return fail(e.message);
+  if (e instanceof Error && "code" in e && typeof (e as NodeJS.ErrnoException).code === "string") {
+    return fail(e.message);
+  }
+  if (e instanceof TypeError && /parseArgs|option|argument/i.test(e.message)) return fail(e.message, 2);
+  throw e;
+}
+
+/** `tracegate install [--scope user|project|local] [--gate] [--dry-run] [--bin PATH]` */
+export async function installCommand(argv: string[]): Promise<number> {
+  try {
+    const o = options(argv, true);
+    const cwd = process.cwd();
+    const bin = resolveBinary(o.bin, cwd);
+    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin }, process.env, cwd);
+    if (o.dryRun) {
+      out(r.diff);
+      if (!r.diff) err(`tracegate: ${r.path} already has this registration; nothing to change\n`);
+      return 0;
+    }
+    if (!r.changed) {
+      out(`tracegate is already registered in ${r.path}; nothing changed\n`);
+      return 0;
+    }
+    out(
+      `registered ${bin} in ${r.path} (${o.scope} scope), Stop ${o.gate ? "as the gate" : "observed only"}\n` +
+        (r.backup ? `backup of the previous file: ${r.backup}\n` : "") +
+        "check it with: tracegate doctor\n",
+    );
+    return 0;
+  } catch (e) {
+    return report(e);
+  }
+}
+
+/** `tracegate uninstall [--scope user|project|local | --all] [--dry-run]` */
+export async function uninstallCommand(argv: string[]): Promise<number> {
+  try {
+    const o = options(argv, false);
+    const scopes: Scope[] = o.all ? [...SCOPES] : [o.scope];
+    const cwd = process.cwd();
+    for (const scope of scopes) {
+      const r = uninstall({ scope, dryRun: o.dryRun }, process.env, cwd);
+      if (o.dryRun) out(r.diff);
+      else if (r.changed) out(`removed tracegate from ${r.path}${r.backup ? ` (backup: ${r.backup})` : ""}\n`);
+      else out(`no tracegate entries in ${r.path}\n`);
+    }
+    return 0;
+  } catch (e) {
+    return report(e);
+  }
+}
