@@ -62,6 +62,13 @@ function shUnquote(q: string): string | null {
 }
 
 const SUBCOMMAND = /^[a-z][a-z-]*$/;
+/**
+ * The fixed start of the guard script. A missing binary drains stdin (so
+ * Claude Code never sees a broken pipe on a big payload) and exits 0 with no
+ * output; a present one replaces the shell, inheriting stdin and passing its
+ * exit code through.
+ */
+const GUARD_HEAD = `[ -x "$0" ] || { cat >/dev/null 2>&1; exit 0; }; exec "$0" `;
 const ARG = /^--[a-z][a-z-]*$/;
 
 /**
@@ -70,7 +77,7 @@ const ARG = /^--[a-z][a-z-]*$/;
  * @example
  * ```ts
  * hookCommand("/home/me/.local/bin/tracegate", "post-tool-use");
- * // `/bin/sh -c '[ -x "$0" ] || exit 0; exec "$0" post-tool-use' '/home/me/.local/bin/tracegate'`
+ * // `/bin/sh -c '[ -x "$0" ] || { cat >/dev/null 2>&1; exit 0; }; exec "$0" post-tool-use' '/home/me/.local/bin/tracegate'`
  * ```
  */
 export function hookCommand(
@@ -89,10 +96,10 @@ export function hookCommand(
     // /bin/sh guard there, only the quoted path.
     return `"${bin.replaceAll("\\", "/")}" ${words}`;
   }
-  return `/bin/sh -c '[ -x "$0" ] || exit 0; exec "$0" ${words}' ${shQuote(bin)}`;
+  return `/bin/sh -c '${GUARD_HEAD}${words}' ${shQuote(bin)}`;
 }
 
-const GUARD = /^\/bin\/sh -c '\[ -x "\$0" \] \|\| exit 0; exec "\$0" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)' ('.*')$/s;
+const GUARD = /^\/bin\/sh -c '\[ -x "\$0" \] \|\| \{ cat >\/dev\/null 2>&1; exit 0; \}; exec "\$0" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)' ('.*')$/s;
 const PLAIN = /^"([^"]+)" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)$/;
 
 /**
