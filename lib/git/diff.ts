@@ -1,0 +1,275 @@
+/**
+ * The patch of a working tree against a base commit: what `git add -A` and
+ * `git diff --cached --binary BASE` would print, and what `git apply
+ * --binary` on a checkout of BASE turns back into the working tree. No git
+ * binary: objects, refs and packfiles go through isomorphic-git, the index
+ * and the working tree are read here.
+ *
+ * Speed comes from doing what git does: lstat data against the index decides
+ * which files to hash, the index's cache tree stands for whole clean
+ * subtrees so the base tree is only opened where something differs, and
+ * ignored directories are never walked.
+ *
+ * @example
+ * ```ts
+ * const d = await diffAgainstBase({ cwd: "/repo", base: "HEAD~1", maxBytes: 1 << 20 });
+ * if (d.cut) console.log(`patch cut; full patch is ${d.bytes} bytes, sha256 ${d.sha256}`);
+ * ```
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import git from "isomorphic-git";
+import { readGitConfig } from "./config.ts";
+import { baseRules } from "./ignore.ts";
+import { type GitIndex, parseIndex } from "./index-file.ts";
+import { filePatch, type Side } from "./patch.ts";
+import { commitTree, findRepo, GitDiffError, type Repo, resolveRev } from "./repo.ts";
+import { MODE_GITLINK, scanWorktree, type WorkEntry } from "./worktree.ts";
+
+export { GitDiffError, NotARepositoryError, UnknownRevisionError } from "./repo.ts";
+
+export interface RepoDiff {
+  /** The patch, cut to at most maxBytes (UTF-8) when `cut`. */
+  patch: string;
+  /** Byte length of the full patch. */
+  bytes: number;
+  /** sha256 (hex) of the full patch. */
+  sha256: string;
+  /** True when `patch` is a prefix of the full patch. */
+  cut: boolean;
+  /** Number of paths that differ. */
+  files: number;
+}
+
+/** One changed path, as `tracegate diff --stat` shows it. */
+export interface FileStat {
+  path: string;
+  added: number;
+  removed: number;
+  binary: boolean;
+  oldSize: number;
+  newSize: number;
+}
+
+export interface DiffOptions {
+  /** A directory inside the working tree. */
+  cwd: string;
+  /** The revision to diff against; default HEAD. */
+  base?: string;
+  /** Cap on the returned patch in bytes; default 50 MiB (config caps.diff_bytes). */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 52428800;
+
+interface BaseEntry {
+  readonly mode: number;
+  readonly oid: string;
+}
+
+/** Sort paths in git's order: bytewise on UTF-8. */
+function compareBytes(a: string, b: string): number {
+  // UTF-16 order equals UTF-8 byte order except around surrogates; fall back only then.
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 || y >= 0xd800) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function readIndex(repo: Repo): { index: GitIndex; mtimeMs: number } {
+  const file = path.join(repo.gitdir, "index");
+  let buf: Buffer;
+  let mtimeMs: number;
+  try {
+    buf = fs.readFileSync(file);
+    mtimeMs = fs.statSync(file).mtimeMs;
+  } catch {
+    return { index: { version: 2, entries: [], cacheTree: new Map(), incomplete: false }, mtimeMs: 0 };
+  }
+  const index = parseIndex(buf);
+  if (index.incomplete) throw new GitDiffError("split or sparse index is not supported; run `git update-index --no-split-index` or disable sparse index");
+  return { index, mtimeMs };
+}
+
+function readText(file: string | null): string {
+  if (!file) return "";
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The base tree flattened to path -> entry, except for subtrees whose id the
+ * cache tree gives for a clean directory: those are equal on both sides and
+ * go to `skipped` instead.
+ */
+async function flattenBase(
+  repo: Repo,
+  treeOid: string,
+  cacheTree: Map<string, string>,
+  dirty: Set<string>,
+): Promise<{ base: Map<string, BaseEntry>; skipped: Set<string> }> {
+  const base = new Map<string, BaseEntry>();
+  const skipped = new Set<string>();
+  const visit = async (oid: string, prefix: string): Promise<void> => {
+    const { tree } = await git.readTree({ fs, gitdir: repo.commondir, oid, cache: repo.cache });
+    for (const e of tree) {
+      const p = prefix === "" ? e.path : `${prefix}/${e.path}`;
+      if (e.type === "tree") {
+        if (!dirty.has(p) && cacheTree.get(p) === e.oid) skipped.add(p);
+        else await visit(e.oid, p);
+      } else base.set(p, { mode: parseInt(e.mode, 8), oid: e.oid });
+    }
+  };
+  if (!dirty.has("") && cacheTree.get("") === treeOid) skipped.add("");
+  else await visit(treeOid, "");
+  return { base, skipped };
+}
+
+function underSkipped(p: string, skipped: Set<string>): boolean {
+  if (skipped.size === 0) return false;
+  if (skipped.has("")) return true;
+  let i = p.indexOf("/");
+  while (i >= 0) {
+    if (skipped.has(p.slice(0, i))) return true;
+    i = p.indexOf("/", i + 1);
+  }
+  return false;
+}
+
+/** Incremental sha256 and byte count of the full patch, keeping at most `max` bytes of it. */
+class CappedSink {
+  private readonly hash = createHash("sha256");
+  private readonly kept: string[] = [];
+  bytes = 0;
+  cut = false;
+  private keptBytes = 0;
+  constructor(private readonly max: number) {}
+
+  push(text: string): void {
+    if (text === "") return;
+    const n = Buffer.byteLength(text, "utf8");
+    this.hash.update(text, "utf8");
+    this.bytes += n;
+    if (this.cut) return;
+    if (this.keptBytes + n <= this.max) {
+      this.kept.push(text);
+      this.keptBytes += n;
+      return;
+    }
+    this.cut = true;
+    // Keep whole lines of the section that crosses the cap, and never half a character.
+    const room = this.max - this.keptBytes;
+    const buf = Buffer.from(text, "utf8").subarray(0, room);
+    const nl = buf.lastIndexOf(10);
+    if (nl >= 0) this.kept.push(buf.subarray(0, nl + 1).toString("utf8"));
+  }
+
+  finish(): { patch: string; bytes: number; sha256: string; cut: boolean } {
+    return { patch: this.kept.join(""), bytes: this.bytes, sha256: this.hash.digest("hex"), cut: this.cut };
+  }
+}
+
+/**
+ * Visit every differing path in git's order with the bytes of both sides.
+ * Shared by the patch and by --stat.
+ */
+async function eachChange(
+  opts: DiffOptions,
+  onFile: (p: string, a: Side | null, b: Side | null) => void,
+): Promise<void> {
+  const repo = findRepo(opts.cwd);
+  const commit = await resolveRev(repo, opts.base ?? "HEAD");
+  const tree = await commitTree(repo, commit);
+  const { index, mtimeMs } = readIndex(repo);
+  const cfg = readGitConfig(repo.commondir);
+  const rules = baseRules([readText(cfg.excludesFile), readText(path.join(repo.commondir, "info", "exclude"))]);
+  const wt = scanWorktree({ root: repo.root, index, rules, fileMode: cfg.fileMode, indexMtimeMs: mtimeMs });
+  const { base, skipped } = await flattenBase(repo, tree, index.cacheTree, wt.dirty);
+
+  const paths = new Set<string>(base.keys());
+  for (const p of wt.entries.keys()) if (!underSkipped(p, skipped)) paths.add(p);
+  const sorted = [...paths].sort(compareBytes);
+
+  const blob = async (oid: string): Promise<Uint8Array> =>
+    (await git.readBlob({ fs, gitdir: repo.commondir, oid, cache: repo.cache })).blob;
+  const content = async (p: string, e: BaseEntry | WorkEntry, fromWorktree: boolean): Promise<Uint8Array> => {
+    if (e.mode === MODE_GITLINK) return Buffer.from(`Subproject commit ${e.oid}\n`);
+    if ("data" in e && e.data) return e.data;
+    if (fromWorktree) {
+      // A stat-clean tracked file: its bytes on disk are the index blob.
+      try {
+        const abs = path.join(repo.root, p);
+        const data = (e.mode & 0o170000) === 0o120000 ? fs.readlinkSync(abs, "buffer") : fs.readFileSync(abs);
+        return data;
+      } catch {
+        // skip-worktree or vanished: fall through to the object store
+      }
+    }
+    return blob(e.oid);
+  };
+
+  for (const p of sorted) {
+    const a = base.get(p);
+    const b = wt.entries.get(p);
+    if (a && b && a.mode === b.mode && a.oid === b.oid) continue;
+    const sideA: Side | null = a ? { mode: a.mode, oid: a.oid, data: await content(p, a, false) } : null;
+    const sideB: Side | null = b ? { mode: b.mode, oid: b.oid, data: await content(p, b, true) } : null;
+    onFile(p, sideA, sideB);
+  }
+}
+
+/**
+ * The patch of the working tree at `cwd` (new untracked files included,
+ * ignored ones not) against `base`. `sha256` and `bytes` describe the full
+ * patch even when `patch` was cut to `maxBytes`.
+ * Throws NotARepositoryError or UnknownRevisionError (both GitDiffError).
+ *
+ * @example
+ * ```ts
+ * const { patch, files } = await diffAgainstBase({ cwd: process.cwd() });
+ * ```
+ */
+export async function diffAgainstBase(opts: DiffOptions): Promise<RepoDiff> {
+  const sink = new CappedSink(opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  let files = 0;
+  await eachChange(opts, (p, a, b) => {
+    const fp = filePatch(p, a, b);
+    if (fp.text === "") return;
+    files++;
+    sink.push(fp.text);
+  });
+  return { ...sink.finish(), files };
+}
+
+/**
+ * Per-file line counts of the same change set, for `tracegate diff --stat`.
+ *
+ * @example
+ * ```ts
+ * (await diffStat({ cwd: "." }))[0]; // { path: "a.txt", added: 2, removed: 1, binary: false, ... }
+ * ```
+ */
+export async function diffStat(opts: DiffOptions): Promise<FileStat[]> {
+  const stats: FileStat[] = [];
+  await eachChange(opts, (p, a, b) => {
+    const fp = filePatch(p, a, b);
+    if (fp.text === "") return;
+    stats.push({
+      path: p,
+      added: fp.added,
+      removed: fp.removed,
+      binary: fp.binary,
+      oldSize: a?.data.length ?? 0,
+      newSize: b?.data.length ?? 0,
+    });
+  });
+  return stats;
+}

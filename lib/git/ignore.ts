@@ -1,0 +1,51 @@
+/**
+ * gitignore rules as git layers them: core.excludesFile, then
+ * .git/info/exclude, then a .gitignore in every directory from the root down;
+ * a deeper file overrides a shallower one and, inside one file, the last
+ * matching pattern wins (a `!pattern` match re-includes). Pattern matching
+ * itself is the `ignore` package's, which follows the gitignore spec.
+ *
+ * @example
+ * ```ts
+ * let rules = baseRules(["node_modules/\n"]);
+ * rules = withDir(rules, "src", "*.log\n");
+ * isIgnored(rules, "src/a.log", false); // true
+ * ```
+ */
+import ignore, { type Ignore } from "ignore";
+
+interface Frame {
+  /** Directory the patterns are relative to ("" for the root). */
+  readonly base: string;
+  readonly ig: Ignore;
+}
+
+/** An immutable stack of rule frames, shallowest first. */
+export type Rules = readonly Frame[];
+
+/** Root-level rules from the texts of excludesFile and info/exclude, lowest priority first. */
+export function baseRules(texts: readonly string[]): Rules {
+  return texts.filter((t) => t.trim() !== "").map((t) => ({ base: "", ig: ignore().add(t) }));
+}
+
+/** Rules extended with the .gitignore text found in directory `dir`. */
+export function withDir(rules: Rules, dir: string, text: string): Rules {
+  if (text.trim() === "") return rules;
+  return [...rules, { base: dir, ig: ignore().add(text) }];
+}
+
+/**
+ * Whether a path (relative to the worktree root) is ignored. The caller walks
+ * top-down and never asks about the contents of an ignored directory, as git
+ * does not look inside one either.
+ */
+export function isIgnored(rules: Rules, rel: string, isDir: boolean): boolean {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const { base, ig } = rules[i]!;
+    const sub = base === "" ? rel : rel.slice(base.length + 1);
+    const r = ig.test(isDir ? `${sub}/` : sub);
+    if (r.ignored) return true;
+    if (r.unignored) return false;
+  }
+  return false;
+}

@@ -1,0 +1,215 @@
+/**
+ * The state of the working tree as `git add -A` would record it, found the
+ * way git finds it: every index entry whose lstat data still matches the
+ * index is taken at its recorded id without reading the file; only files
+ * whose stat changed are hashed; untracked files are found by walking the
+ * directories that are not ignored.
+ *
+ * @example
+ * ```ts
+ * const wt = scanWorktree({ root, index, rules, fileMode: true, indexMtimeMs });
+ * wt.entries.get("src/a.ts"); // { mode: 0o100644, oid: "..." }
+ * wt.dirty.has("src");        // something under src/ differs from the index
+ * ```
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { GitIndex, IndexEntry } from "./index-file.ts";
+import { isIgnored, type Rules, withDir } from "./ignore.ts";
+import { gitdirOf, readHeadSync } from "./repo.ts";
+
+export const MODE_FILE = 0o100644;
+export const MODE_EXEC = 0o100755;
+export const MODE_LINK = 0o120000;
+export const MODE_GITLINK = 0o160000;
+
+export interface WorkEntry {
+  readonly mode: number;
+  readonly oid: string;
+  /** The bytes, when the scan had to read them (changed or untracked files). */
+  readonly data?: Buffer;
+}
+
+export interface Worktree {
+  /** Every path git add -A would record, with its mode and blob id. */
+  readonly entries: Map<string, WorkEntry>;
+  /** Directories ("" for the root) under which some path differs from the index. */
+  readonly dirty: Set<string>;
+}
+
+export interface ScanOptions {
+  readonly root: string;
+  readonly index: GitIndex;
+  readonly rules: Rules;
+  /** core.fileMode: when false the exec bit comes from the index. */
+  readonly fileMode: boolean;
+  /** The index file's mtime: entries not older than it are "racily clean" and hashed. */
+  readonly indexMtimeMs: number;
+}
+
+/** git's blob id of some bytes. */
+export function blobOid(data: Uint8Array): string {
+  return createHash("sha1").update(`blob ${data.length}\0`).update(data).digest("hex");
+}
+
+function markDirty(dirty: Set<string>, p: string): void {
+  let i = p.lastIndexOf("/");
+  while (i >= 0) {
+    const dir = p.slice(0, i);
+    if (dirty.has(dir)) return;
+    dirty.add(dir);
+    i = dir.lastIndexOf("/");
+  }
+  dirty.add("");
+}
+
+function modeOf(st: fs.Stats, fileMode: boolean, indexMode: number | undefined): number | null {
+  const type = st.mode & 0o170000;
+  if (type === 0o120000) return MODE_LINK;
+  if (type !== 0o100000) return null;
+  if (!fileMode) return indexMode === MODE_EXEC ? MODE_EXEC : MODE_FILE;
+  return st.mode & 0o100 ? MODE_EXEC : MODE_FILE;
+}
+
+function statMatches(e: IndexEntry, st: fs.Stats): boolean {
+  // Stats carry times as float milliseconds; 1 microsecond is below any
+  // change that could also keep size, inode and ctime equal.
+  return (
+    Math.abs(st.mtimeMs - (e.mtimeS * 1000 + e.mtimeNs / 1e6)) < 0.001 &&
+    Math.abs(st.ctimeMs - (e.ctimeS * 1000 + e.ctimeNs / 1e6)) < 0.001 &&
+    st.size % 0x100000000 === e.size &&
+    st.ino % 0x100000000 === e.ino
+  );
+}
+
+function readContent(abs: string, mode: number): Buffer {
+  return mode === MODE_LINK ? Buffer.from(fs.readlinkSync(abs, "buffer")) : fs.readFileSync(abs);
+}
+
+/** The commit a submodule's checkout is at, or null when it is not checked out. */
+function submoduleHead(abs: string): string | null {
+  const gitdir = gitdirOf(path.join(abs, ".git"));
+  return gitdir ? readHeadSync(gitdir) : null;
+}
+
+/** Scan the working tree against the index. */
+export function scanWorktree(opts: ScanOptions): Worktree {
+  const { root, index, fileMode, indexMtimeMs } = opts;
+  const entries = new Map<string, WorkEntry>();
+  const dirty = new Set<string>();
+  const tracked = new Set<string>();
+
+  for (const e of index.entries) {
+    const p = e.path;
+    if (tracked.has(p)) continue; // later stages of a conflict
+    tracked.add(p);
+    if (e.skipWorktree || (e.assumeValid && e.stage === 0)) {
+      entries.set(p, { mode: e.mode, oid: e.oid });
+      continue;
+    }
+    const abs = path.join(root, p);
+    if (e.mode === MODE_GITLINK) {
+      const head = submoduleHead(abs);
+      const oid = head ?? e.oid;
+      entries.set(p, { mode: MODE_GITLINK, oid });
+      if (oid !== e.oid) markDirty(dirty, p);
+      continue;
+    }
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(abs);
+    } catch {
+      markDirty(dirty, p); // deleted
+      continue;
+    }
+    const mode = modeOf(st, fileMode, e.mode);
+    if (mode === null) {
+      markDirty(dirty, p); // replaced by a directory (its files are found by the walk)
+      continue;
+    }
+    const conflicted = e.stage !== 0;
+    const racy = e.mtimeS * 1000 + e.mtimeNs / 1e6 >= indexMtimeMs - 0.001;
+    if (!conflicted && !e.intentToAdd && mode === e.mode && !racy && statMatches(e, st)) {
+      entries.set(p, { mode, oid: e.oid });
+      continue;
+    }
+    let data: Buffer;
+    try {
+      data = readContent(abs, mode);
+    } catch {
+      markDirty(dirty, p);
+      continue;
+    }
+    const oid = blobOid(data);
+    entries.set(p, { mode, oid, data });
+    if (conflicted || e.intentToAdd || oid !== e.oid || mode !== e.mode) markDirty(dirty, p);
+  }
+
+  const walk = (abs: string, rel: string, rules: Rules): void => {
+    let list: fs.Dirent[];
+    try {
+      list = fs.readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of list) {
+      if (d.name === ".gitignore" && d.isFile()) {
+        try {
+          rules = withDir(rules, rel, fs.readFileSync(path.join(abs, d.name), "utf8"));
+        } catch {
+          // unreadable: git would warn and go on
+        }
+        break;
+      }
+    }
+    for (const d of list) {
+      const name = d.name;
+      if (name === ".git") continue;
+      const childRel = rel === "" ? name : `${rel}/${name}`;
+      const childAbs = path.join(abs, name);
+      let isDir = d.isDirectory();
+      let isFile = d.isFile() || d.isSymbolicLink();
+      if (!isDir && !isFile) {
+        try {
+          const st = fs.lstatSync(childAbs);
+          isDir = st.isDirectory();
+          isFile = st.isFile() || st.isSymbolicLink();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) {
+        if (tracked.has(childRel)) continue; // a submodule, handled above
+        if (isIgnored(rules, childRel, true)) continue;
+        if (gitdirOf(path.join(childAbs, ".git"))) {
+          // An embedded repository: git add -A records it as a gitlink.
+          const head = submoduleHead(childAbs);
+          if (head) {
+            entries.set(childRel, { mode: MODE_GITLINK, oid: head });
+            markDirty(dirty, childRel);
+          }
+          continue;
+        }
+        walk(childAbs, childRel, rules);
+      } else if (isFile) {
+        if (tracked.has(childRel)) continue;
+        if (isIgnored(rules, childRel, false)) continue;
+        let st: fs.Stats;
+        let data: Buffer;
+        try {
+          st = fs.lstatSync(childAbs);
+          const m = modeOf(st, true, undefined);
+          if (m === null) continue;
+          data = readContent(childAbs, m);
+          entries.set(childRel, { mode: m, oid: blobOid(data), data });
+        } catch {
+          continue;
+        }
+        markDirty(dirty, childRel);
+      }
+    }
+  };
+  walk(root, "", opts.rules);
+  return { entries, dirty };
+}
