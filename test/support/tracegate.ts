@@ -65,7 +65,7 @@ export function cleanup(...dirs: string[]): void {
 }
 
 /** All records of a session file in a data dir, parsed. */
-export function recordsIn(home: string, file?: string): Record<string, any>[] {
+export function recordsIn(home: string, file?: string): any[] {
   const dir = join(home, "sessions");
   if (!existsSync(dir)) return [];
   const names = file ? [file] : readdirSync(dir);
