@@ -2,6 +2,7 @@
  * The reference oracle's HTTP server (`tracegate oracle serve`).
  *
  *     POST /v1/verdicts   {task_id, session_id, repo, base_commit, diff, attempt}
+ *                         (optional header `Prefer: wait=SECONDS` caps the short wait)
  *       200 signed verdict      the job finished within the short wait
  *       202 {job_id}            still queued or running; poll the GET below
  *       400 {error}             malformed request
@@ -87,6 +88,21 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 const MAX_ID = 512;
+
+/**
+ * How long to hold a POST open: the server's own short wait, shortened by an
+ * RFC 7240 `Prefer: wait=SECONDS` header so a client with a tight deadline
+ * gets its 202 and job id in time.
+ *
+ * @example
+ * ```ts
+ * preferredWaitMs(new Request("http://x", { headers: { prefer: "wait=2" } }), 10_000); // 2000
+ * ```
+ */
+export function preferredWaitMs(request: Request, serverWaitMs: number): number {
+  const m = /(?:^|[,;\s])wait=(\d+)/i.exec(request.headers.get("prefer") ?? "");
+  return m ? Math.min(serverWaitMs, Number(m[1]) * 1000) : serverWaitMs;
+}
 
 /**
  * Check a POST body. Returns the request or the 400 message.
@@ -229,7 +245,8 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
       return json(422, { error: `base_commit ${req.base_commit} is not a commit of the oracle's repository` });
     }
     prune(Date.now());
-    if (waiting.length >= queueCap) return json(503, { error: "the oracle's job queue is full; retry later" }, { "retry-after": "5" });
+    // Full means every slot is busy and `queue` jobs already wait for one.
+    if (running >= concurrency && waiting.length >= queueCap) return json(503, { error: "the oracle's job queue is full; retry later" }, { "retry-after": "5" });
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
     const job: Job = { id: randomUUID(), req, status: "queued", done, resolve };
@@ -237,7 +254,7 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
     waiting.push(job);
     pump();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, preferredWaitMs(request, waitMs))))]);
     clearTimeout(timer);
     return answer(job);
   }
