@@ -134,6 +134,16 @@ async function poll(o: Required<Omit<ClientOptions, "fetch">> & { fetch: FetchLi
   }
 }
 
+function checkUrl(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.protocol === "http:" || u.protocol === "https:") return null;
+  } catch {
+    // fall through
+  }
+  return `oracle url is not an http(s) URL: ${String(url).slice(0, 200)}`;
+}
+
 function resolved(opts: ClientOptions) {
   return {
     url: opts.url,
@@ -158,6 +168,8 @@ function resolved(opts: ClientOptions) {
  */
 export async function requestVerdict(opts: ClientOptions & { readonly body: OracleRequestBody }): Promise<ClientResult> {
   try {
+    const bad = checkUrl(opts.url);
+    if (bad) return { kind: "error", message: bad };
     const o = resolved(opts);
     const end = performance.now() + Math.max(0, o.deadlineMs);
     // RFC 7240 `Prefer: wait`: the server holds the POST open at most this
@@ -194,6 +206,8 @@ export async function pollVerdict(
   options: Omit<ClientOptions, "url" | "deadlineMs"> = {},
 ): Promise<ClientResult> {
   try {
+    const bad = checkUrl(url);
+    if (bad) return { kind: "error", message: bad };
     const o = resolved({ ...options, url, deadlineMs });
     return await poll(o, jobId, performance.now() + Math.max(0, deadlineMs));
   } catch (e) {
