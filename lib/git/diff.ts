@@ -119,18 +119,39 @@ async function flattenBase(
   const base = new Map<string, BaseEntry>();
   const skipped = new Set<string>();
   const visit = async (oid: string, prefix: string): Promise<void> => {
-    const { tree } = await git.readTree({ fs, gitdir: repo.commondir, oid, cache: repo.cache });
-    for (const e of tree) {
-      const p = prefix === "" ? e.path : `${prefix}/${e.path}`;
-      if (e.type === "tree") {
+    // Raw content, parsed here: isomorphic-git's tree parser rejects names
+    // git accepts (a backslash, for one).
+    const obj = await git.readObject({ fs, gitdir: repo.commondir, oid, cache: repo.cache, format: "content" });
+    if (obj.type !== "tree") throw new GitDiffError(`object ${oid} is a ${obj.type}, not a tree`);
+    for (const e of parseTree(obj.object as Uint8Array)) {
+      const p = prefix === "" ? e.name : `${prefix}/${e.name}`;
+      if (e.mode === 0o040000) {
         if (!dirty.has(p) && cacheTree.get(p) === e.oid) skipped.add(p);
         else await visit(e.oid, p);
-      } else base.set(p, { mode: parseInt(e.mode, 8), oid: e.oid });
+      } else base.set(p, { mode: e.mode, oid: e.oid });
     }
   };
   if (!dirty.has("") && cacheTree.get("") === treeOid) skipped.add("");
   else await visit(treeOid, "");
   return { base, skipped };
+}
+
+const utf8 = new TextDecoder();
+
+/** Entries of a raw tree object: `mode SP name NUL oid(20)` repeated. */
+export function parseTree(buf: Uint8Array): { mode: number; name: string; oid: string }[] {
+  const out: { mode: number; name: string; oid: string }[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const sp = buf.indexOf(32, pos);
+    const nul = buf.indexOf(0, sp);
+    if (sp < 0 || nul < 0 || nul + 21 > buf.length) throw new GitDiffError("corrupt tree object");
+    let mode = 0;
+    for (let i = pos; i < sp; i++) mode = mode * 8 + (buf[i]! - 48);
+    out.push({ mode, name: utf8.decode(buf.subarray(sp + 1, nul)), oid: Buffer.from(buf.subarray(nul + 1, nul + 21)).toString("hex") });
+    pos = nul + 21;
+  }
+  return out;
 }
 
 function underSkipped(p: string, skipped: Set<string>): boolean {

@@ -3,7 +3,8 @@
  * .git/info/exclude, then a .gitignore in every directory from the root down;
  * a deeper file overrides a shallower one and, inside one file, the last
  * matching pattern wins (a `!pattern` match re-includes). Pattern matching
- * itself is the `ignore` package's, which follows the gitignore spec.
+ * itself is the `ignore` package's, which follows the gitignore spec (case
+ * sensitive, as git is unless core.ignoreCase is set).
  *
  * @example
  * ```ts
@@ -25,13 +26,13 @@ export type Rules = readonly Frame[];
 
 /** Root-level rules from the texts of excludesFile and info/exclude, lowest priority first. */
 export function baseRules(texts: readonly string[]): Rules {
-  return texts.filter((t) => t.trim() !== "").map((t) => ({ base: "", ig: ignore().add(t) }));
+  return texts.filter((t) => t.trim() !== "").map((t) => ({ base: "", ig: ignore({ ignorecase: false }).add(t) }));
 }
 
 /** Rules extended with the .gitignore text found in directory `dir`. */
 export function withDir(rules: Rules, dir: string, text: string): Rules {
   if (text.trim() === "") return rules;
-  return [...rules, { base: dir, ig: ignore().add(text) }];
+  return [...rules, { base: dir, ig: ignore({ ignorecase: false }).add(text) }];
 }
 
 /**

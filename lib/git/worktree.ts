@@ -99,6 +99,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
   const entries = new Map<string, WorkEntry>();
   const dirty = new Set<string>();
   const tracked = new Set<string>();
+  const gitlinks = new Set<string>();
 
   for (const e of index.entries) {
     const p = e.path;
@@ -110,6 +111,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
     }
     const abs = path.join(root, p);
     if (e.mode === MODE_GITLINK) {
+      gitlinks.add(p);
       const head = submoduleHead(abs);
       const oid = head ?? e.oid;
       entries.set(p, { mode: MODE_GITLINK, oid });
@@ -180,7 +182,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
         }
       }
       if (isDir) {
-        if (tracked.has(childRel)) continue; // a submodule, handled above
+        if (gitlinks.has(childRel)) continue; // a submodule, handled above
         if (isIgnored(rules, childRel, true)) continue;
         if (gitdirOf(path.join(childAbs, ".git"))) {
           // An embedded repository: git add -A records it as a gitlink.
