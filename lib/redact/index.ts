@@ -1,87 +1,233 @@
 /**
- * Redaction: the floor the write path relies on until the full engine lands.
- * The contract (kept by the engine that replaces this file):
+ * Redaction: secrets out of every record before it touches disk.
  *
  * - `createRedactor(config).text(s)` returns `s` with secrets replaced by
- *   `[REDACTED:<kind>:<tag>]`, keeping a known prefix or key name.
+ *   `[REDACTED:<kind>:<tag>]`, keeping a known prefix (`ghp_`) or key name.
  * - `createRedactor(config).value(v)` walks a JSON value (depth already bounded
- *   by the caller), redacting string leaves with their key as context, and
- *   returns a new value; it never mutates `v` and never assigns `__proto__`.
+ *   by the caller), redacting string leaves with their key as context and keys
+ *   as text, and returns a new value; it never mutates `v` and never assigns
+ *   `__proto__`.
+ *
+ * Rules (see engine.ts): prefix rules for 60+ token families, structural rules
+ * (PEM, URL userinfo, headers, connection strings, Kubernetes Secrets) and a
+ * key/value context rule whose placeholder/reference filters apply to context
+ * rules only. The tag is a keyed HMAC (fingerprint.ts), so the same secret gets
+ * the same tag within a data dir and a guessed password cannot be confirmed.
  *
  * @example
  * ```ts
  * const r = createRedactor();
- * r.text("export GITHUB_TOKEN=ghp_" + "a".repeat(36)); // secret replaced
+ * r.text("export GITHUB_TOKEN=ghp_" + "a1B2".repeat(9)); // "export GITHUB_TOKEN=ghp_[REDACTED:github-pat:3f9a]"
+ * r.value({ password: "hunter2", input_tokens: 1234 }); // { password: "[REDACTED:password:…]", input_tokens: 1234 }
  * ```
  */
-import { createHash } from "node:crypto";
+import { dataDir } from "../config/paths.ts";
+import { BUILTIN_RULES, type ExtraRule, KINDS, render, resolve, scan, type Segment } from "./engine.ts";
+import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
+import { classifyKey, plausibleSecret } from "./keys.ts";
+
+export { KINDS } from "./engine.ts";
+export { loadFingerprintKey } from "./fingerprint.ts";
 
 export interface RedactConfig {
+  /** User patterns (config `redact.extra`): regex source; group 1, if any, is the secret. */
   readonly extra?: readonly { readonly kind: string; readonly pattern: string }[];
+  /**
+   * User allowlist (config `redact.allow`), from the user-level config only:
+   * a finding whose secret equals an entry, or fully matches it as a regex, is kept.
+   */
   readonly allow?: readonly string[];
+  /**
+   * Repository-level patterns: these can only add rules. A repository config
+   * has no way to set `allow` or remove a built-in rule.
+   */
+  readonly repoExtra?: readonly { readonly kind: string; readonly pattern: string }[];
+  /** Fingerprint key (bytes, string or a lazy loader). Default: the data dir's `redact.key`. */
+  readonly fingerprintKey?: FingerprintKey;
+}
+
+/** One finding as `--explain` reports it: where and what kind, never the value. */
+export interface Found {
+  /** JSON path of the string (`$.headers.Authorization`) for values; `$` for raw text. */
+  readonly path: string;
+  /** 1-based line and column of the secret inside that string. */
+  readonly line: number;
+  readonly column: number;
+  readonly kind: string;
+  /** Whether an offline checksum verified the token. */
+  readonly checksum: boolean;
 }
 
 export interface Redactor {
   text(s: string): string;
   value(v: unknown): unknown;
+  /** Like `text`/`value`, also listing what was found where (for `tracegate redact --explain`). */
+  explainText?(s: string): { output: string; found: Found[] };
+  explainValue?(v: unknown): { output: unknown; found: Found[] };
 }
 
-function tag(kind: string, secret: string): string {
-  return `[REDACTED:${kind}:${createHash("sha256").update(secret).digest("hex").slice(0, 4)}]`;
-}
-
-interface Rule {
-  readonly kind: string;
-  readonly re: RegExp;
-  /** Index of the capture group holding the secret; the rest of the match is kept. */
-  readonly group: number;
-}
-
-const FLOOR: readonly Rule[] = [
-  { kind: "private-key", re: /(-----BEGIN[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----)([\s\S]{1,16384}?)(?=-----END|$)/g, group: 2 },
-  { kind: "aws-access-key-id", re: /\b((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})\b/g, group: 1 },
-  { kind: "github-token", re: /\b((?:gh[pousr]_[A-Za-z0-9_.-]{36,600})|(?:github_pat_[A-Za-z0-9_]{82}))/g, group: 1 },
-  { kind: "bearer", re: /(\b[Bb]earer\s{1,10})([A-Za-z0-9._~+/=-]{8,4096})/g, group: 2 },
-  {
-    kind: "secret-assignment",
-    re: /(\b[A-Za-z0-9_.-]{0,64}(?:SECRET|TOKEN|PASSWORD|PASSWD)[A-Za-z0-9_.-]{0,64}\s{0,3}[=:]\s{0,3}["']?)([^\s"'$%{}<>]{4,4096})/gi,
-    group: 2,
-  },
-];
-
-function applyRule(s: string, rule: Rule): string {
-  return s.replace(rule.re, (...m: string[]) => {
-    const whole = m[0]!;
-    const secret = m[rule.group];
-    if (!secret) return whole;
-    const at = whole.lastIndexOf(secret);
-    return whole.slice(0, at) + tag(rule.kind, secret) + whole.slice(at + secret.length);
-  });
-}
-
-const SECRET_KEY = /secret|token|password|passwd|api[_-]?key/i;
-const NOT_SECRET_KEY = /^(?:input|output|max|cache_[a-z_]+|total)_tokens$|tokenizer|token_type/i;
-
-export function createRedactor(_config: RedactConfig = {}): Redactor {
-  const text = (s: string): string => {
-    let out = s;
-    for (const rule of FLOOR) out = applyRule(out, rule);
-    return out;
-  };
-  const value = (v: unknown, key?: string): unknown => {
-    if (typeof v === "string") {
-      if (key && SECRET_KEY.test(key) && !NOT_SECRET_KEY.test(key) && v.length >= 4 && !/^[$%{<]/.test(v)) {
-        return tag("secret-field", v);
+/** Problems in a redact config (bad regexes, bad kinds); empty when fine. For `doctor`. */
+export function checkRedactConfig(config: RedactConfig): string[] {
+  const errs: string[] = [];
+  for (const [where, list] of [["extra", config.extra], ["repoExtra", config.repoExtra]] as const) {
+    for (const [i, x] of (list ?? []).entries()) {
+      if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(x.kind ?? "")) errs.push(`redact.${where}[${i}].kind must be lowercase letters, digits and dashes`);
+      try {
+        new RegExp(x.pattern, "g");
+      } catch (e) {
+        errs.push(`redact.${where}[${i}].pattern: ${(e as Error).message}`);
       }
-      return text(v);
     }
-    if (Array.isArray(v)) return v.map((x) => value(x, key));
-    if (v && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), value(x, k)]));
+  }
+  for (const [i, a] of (config.allow ?? []).entries()) {
+    try {
+      new RegExp(a);
+    } catch (e) {
+      errs.push(`redact.allow[${i}]: ${(e as Error).message}`);
     }
-    return v;
-  };
-  return { text, value: (v) => value(v) };
+  }
+  return errs;
 }
 
-export const defaultRedactor: Redactor = createRedactor();
+function compileExtras(config: RedactConfig): ExtraRule[] {
+  const out: ExtraRule[] = [];
+  for (const x of [...(config.extra ?? []), ...(config.repoExtra ?? [])]) {
+    try {
+      // A bad user pattern is skipped (doctor reports it); the hook must still write.
+      out.push({ kind: /^[a-z0-9][a-z0-9-]{0,63}$/.test(x.kind) ? x.kind : "custom", re: new RegExp(x.pattern, "g") });
+    } catch {
+      // skipped
+    }
+  }
+  return out;
+}
+
+function compileAllow(allow: readonly string[] | undefined): ((secret: string) => boolean) | undefined {
+  if (!allow || allow.length === 0) return undefined;
+  const exact = new Set(allow);
+  const res: RegExp[] = [];
+  for (const a of allow) {
+    try {
+      res.push(new RegExp(`^(?:${a})$`));
+    } catch {
+      // literal only
+    }
+  }
+  return (secret) => exact.has(secret) || res.some((r) => r.test(secret));
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function lineCol(s: string, at: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = s.indexOf("\n"); i !== -1 && i < at; i = s.indexOf("\n", i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: at - last };
+}
+
+const DEPTH_GUARD = 256;
+
+/**
+ * Builds a redactor. Cheap: rules are module-level and their regexes compile
+ * on first use; only user patterns compile here.
+ *
+ * @example
+ * ```ts
+ * const r = createRedactor({ extra: [{ kind: "acme-token", pattern: "acme_[A-Za-z0-9]{32}" }] });
+ * r.text("acme_" + "x1".repeat(16)); // "[REDACTED:acme-token:…]"
+ * ```
+ */
+export function createRedactor(config: RedactConfig = {}): Redactor {
+  const extras = compileExtras(config);
+  const allowed = compileAllow(config.allow);
+  const tag = makeTagger(config.fingerprintKey);
+
+  const segmentsOf = (s: string): Segment[] => {
+    const segs = resolve(scan(s, BUILTIN_RULES, extras));
+    return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
+  };
+
+  const redactString = (s: string, path: string, found?: Found[], key?: string, forced?: string): string => {
+    const segs = forced ? [] : segmentsOf(s);
+    let kind = forced;
+    if (!kind && key !== undefined && s.length > 0) {
+      const cls = classifyKey(key);
+      // The key labels the whole value a secret, unless a rule already covers
+      // all of it (then keep the rule's kind and kept prefix).
+      if (cls && !(cls.kind === "connection-string" && s.includes("://")) && plausibleSecret(s, cls.password, key)) {
+        const covered = segs.reduce((n, g) => n + (g.end - g.start), 0);
+        const keptPrefix = segs.length === 1 ? segs[0]!.start : 0;
+        if (!(segs.length === 1 && segs[0]!.end === s.length && keptPrefix <= 24 && covered + keptPrefix === s.length)) kind = cls.kind;
+      }
+    }
+    if (kind && !(allowed && allowed(s))) {
+      found?.push({ path, line: 1, column: 1, kind, checksum: false });
+      return `[REDACTED:${kind}:${tag(s)}]`;
+    }
+    if (found) {
+      for (const g of segs) found.push({ path, ...lineCol(s, g.start), kind: g.kind, checksum: g.checksum === true });
+    }
+    return render(s, segs, tag);
+  };
+
+  const walk = (v: unknown, key: string | undefined, path: string, depth: number, found: Found[] | undefined, forced: string | undefined): unknown => {
+    if (typeof v === "string") return redactString(v, path, found, key, forced);
+    if (v === null || typeof v !== "object") return v;
+    if (depth > DEPTH_GUARD) {
+      // Beyond any real payload: keep the text, redacted, rather than recurse further.
+      let text: string;
+      try {
+        text = JSON.stringify(v) ?? "";
+      } catch {
+        return "[REDACTED:too-deep:0000]";
+      }
+      return redactString(text, path, found);
+    }
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, key, `${path}[${i}]`, depth + 1, found, forced));
+    const obj = v as Record<string, unknown>;
+    // Kubernetes Secret: every value under data/stringData is secret, whatever it looks like.
+    const k8s = obj.kind === "Secret" && (isPlainObject(obj.data) || isPlainObject(obj.stringData));
+    // {"name": "DB_PASSWORD", "value": "…"} (container env, ECS, GitHub Actions): the name labels the value.
+    const nameKey = typeof obj.name === "string" ? obj.name : typeof obj.Name === "string" ? obj.Name : typeof obj.key === "string" ? obj.key : undefined;
+    const entries: [string, unknown][] = [];
+    for (const k of Object.keys(obj)) {
+      const x = obj[k];
+      const childPath = `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
+      let childKey = k;
+      let childForced = forced;
+      if (k8s && (k === "data" || k === "stringData")) childForced = "k8s-secret";
+      if (nameKey !== undefined && (k === "value" || k === "Value") && classifyKey(nameKey)) childKey = nameKey;
+      const rk = redactString(k, `${path}{key}`, found);
+      entries.push([rk, walk(x, childKey, childPath, depth + 1, found, childForced)]);
+    }
+    // Object.fromEntries defines own properties: a "__proto__" key stays data, never a prototype.
+    return Object.fromEntries(entries);
+  };
+
+  return {
+    text: (s) => redactString(s, "$"),
+    value: (v) => walk(v, undefined, "$", 0, undefined, undefined),
+    explainText(s) {
+      const found: Found[] = [];
+      return { output: redactString(s, "$", found), found };
+    },
+    explainValue(v) {
+      const found: Found[] = [];
+      return { output: walk(v, undefined, "$", 0, found, undefined), found };
+    },
+  };
+}
+
+/**
+ * The redactor with no user config; tags keyed by the data dir's `redact.key`
+ * (read or created on the first finding, so a clean record costs no I/O).
+ */
+export const defaultRedactor: Redactor = createRedactor({
+  fingerprintKey: () => loadFingerprintKey(dataDir(process.env)),
+});
+
+void KINDS;

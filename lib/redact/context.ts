@@ -1,0 +1,141 @@
+/**
+ * The key/value context rule: `KEY=value` in env files and `export`, YAML,
+ * JSON (raw or JSON-escaped), TOML, INI, properties, XML elements, HTTP-style
+ * `Name: value` headers and CLI flags (`--password x`), where the key names a
+ * secret. Runs at each occurrence of a term; the full key is recovered by
+ * scanning a bounded distance either side, then classified (cached).
+ */
+import { classifyKey, plausibleSecret } from "./keys.ts";
+import type { Rule, ScanCtx } from "./types.ts";
+
+const KEY_MAX = 96;
+const VALUE_MAX = 4096;
+
+const isKeyChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
+
+// A bare value ends at whitespace, quotes, separators and escapes.
+const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
+const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
+
+/** Parses what follows a key: separator, optional quotes, the value. */
+function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean } | undefined {
+  let i = keyEnd;
+  const n = s.length;
+  // Closing quote of the key: `"key"`, `'key'`, JSON-escaped `\"key\"`.
+  if (s[i] === '"' || s[i] === "'") i++;
+  else if (s[i] === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) i += 2;
+  else if (s[i] === "]" && s[keyStart - 1] === "[") i++; // os.environ["KEY"] style is a reference; ["key"] in TOML tables is not a value
+  let sp = 0;
+  while (i < n && (s[i] === " " || s[i] === "\t") && sp < 8) {
+    i++;
+    sp++;
+  }
+  const c = s[i];
+  let flag = false;
+  if (c === "=" && s[i + 1] === ">") i += 2;
+  else if (c === ":" && s[i + 1] === "=") i += 2;
+  else if (c === "=" && s[i + 1] === "=") i += 2; // `password == "x"`: still a literal
+  else if (c === "=" || c === ":") i += 1;
+  else if (c === ">" && s[keyStart - 1] === "<") i += 1; // <password>x</password>
+  else if (sp > 0 && s[keyStart - 1] === "-") flag = true; // --password x
+  else return undefined;
+  if (c === ":" && s[i] === "/" && s[i + 1] === "/") return undefined; // a URL scheme, not a key
+  sp = 0;
+  while (i < n && (s[i] === " " || s[i] === "\t") && sp < 8) {
+    i++;
+    sp++;
+  }
+  if (i >= n) return undefined;
+  let q = s[i];
+  let qlen = 1;
+  if (q === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) {
+    q = "\\" + s[i + 1];
+    qlen = 2;
+  }
+  if (q === '"' || q === "'" || q === "`" || qlen === 2) {
+    const start = i + qlen;
+    const lim = Math.min(n, start + VALUE_MAX);
+    let j = start;
+    while (j < lim) {
+      const ch = s[j]!;
+      if (ch === "\n") break;
+      if (qlen === 1 && ch === "\\" ) {
+        j += 2;
+        continue;
+      }
+      if (qlen === 1 ? ch === q : s.startsWith(q, j)) break;
+      j++;
+    }
+    return { start, end: Math.min(j, lim), flag };
+  }
+  const urlParam = s[keyStart - 1] === "?" || s[keyStart - 1] === "&";
+  const start = i;
+  const lim = Math.min(n, start + VALUE_MAX);
+  let j = start;
+  while (j < lim) {
+    const cc = s.charCodeAt(j);
+    if (BARE_STOP.has(cc) || (urlParam && (cc === 38 || cc === 35))) break;
+    j++;
+  }
+  return { start, end: j, flag };
+}
+
+/**
+ * Finds the value of a secret-named key around a keyword hit.
+ *
+ * @example
+ * ```ts
+ * // `DB_PASSWORD=hunter2` -> finding over `hunter2`, kind "password"
+ * ```
+ */
+function scanKeyValue(ctx: ScanCtx, pos: number): void {
+  if (pos < (ctx.memo.kv ?? 0)) return;
+  const { s } = ctx;
+  let a = pos;
+  while (a > 0 && pos - a < KEY_MAX && isKeyChar(s.charCodeAt(a - 1))) a--;
+  let b = pos;
+  while (b < s.length && b - pos < KEY_MAX && isKeyChar(s.charCodeAt(b))) b++;
+  ctx.memo.kv = b;
+  // `scheme://user:pass@` is URL userinfo (its own rule keeps the host).
+  if (a >= 3 && s.startsWith("://", a - 3)) return;
+  // `--db-password`, `.password`, `-Dpassword`: strip flag dashes and dots for naming only.
+  let keyStart = a;
+  while (keyStart < b && (s[keyStart] === "-" || s[keyStart] === ".")) keyStart++;
+  const key = s.slice(keyStart, b);
+  const cls = classifyKey(key);
+  if (!cls) return;
+  // `\"key\"` inside JSON-escaped text: the char before the key is a quote, maybe escaped.
+  let v = valueAfter(s, keyStart === a ? a : keyStart, b);
+  if (!v && keyStart !== a) v = valueAfter(s, a, b);
+  if (!v) return;
+  if (v.flag && keyStart === a) return; // whitespace separator only after a dash flag
+  let value = s.slice(v.start, v.end);
+  // `password: str = "x"` (annotated assignment): look past the type.
+  if (TYPE_WORD.test(value)) {
+    const rest = /^[ \t]{0,4}=[ \t]{0,4}/.exec(s.slice(v.end, v.end + 16));
+    if (!rest) return;
+    const again = valueAfter(s, v.end + rest[0].length - 1, v.end + rest[0].length - 1);
+    if (!again) return;
+    v = again;
+    value = s.slice(v.start, v.end);
+  }
+  ctx.memo.kv = Math.max(b, v.end);
+  // A connection URL: the userinfo rule redacts only the password and keeps the host.
+  if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
+  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop())) return;
+  ctx.out.push({ from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
+}
+
+/** Terms whose occurrence triggers the key/value rule (lowercase). */
+export const CONTEXT_KEYWORDS: readonly string[] = [
+  "pass", "pwd", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
+  "otp", "salt", "connection", "conn", "database", "db_", "webhook", "dockercfg", "dockerconfigjson",
+];
+
+/** The key/value context rule. */
+export const contextRule: Rule = {
+  kinds: ["password", "generic-secret", "auth-credential", "session-cookie", "connection-string", "webhook-url", "aws-secret-access-key", "aws-session-token", "npm-auth", "gcp-private-key-id"],
+  keywords: CONTEXT_KEYWORDS,
+  scan: scanKeyValue,
+};

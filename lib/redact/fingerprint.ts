@@ -1,0 +1,102 @@
+/**
+ * Finding tags: `[REDACTED:<kind>:<tag>]` where the tag is the first 4 hex
+ * digits of HMAC-SHA256(key, secret).
+ *
+ * Why keyed: a plain hash of a low-entropy password lets anyone holding the
+ * trace confirm a guess offline. With a random per-data-dir key the tag is
+ * stable across every hook process writing the same store (so the same secret
+ * gets the same tag within and across traces), yet reveals nothing without
+ * the key file. 16 bits also leaves too few bits to test guesses against
+ * even if the key leaked: many candidates share each tag.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, openSync, readFileSync, writeSync, closeSync } from "node:fs";
+import { join } from "node:path";
+
+export type FingerprintKey = Uint8Array | string | (() => Uint8Array | string);
+
+/**
+ * A tagger: secret text -> 4 hex digits, cached per secret.
+ *
+ * @example
+ * ```ts
+ * const tag = makeTagger("k");
+ * tag("hunter2") === tag("hunter2"); // true
+ * ```
+ */
+export function makeTagger(key: FingerprintKey | undefined): (secret: string) => string {
+  let resolved: Uint8Array | string | undefined;
+  const cache = new Map<string, string>();
+  return (secret: string): string => {
+    const hit = cache.get(secret);
+    if (hit !== undefined) return hit;
+    if (resolved === undefined) {
+      try {
+        resolved = typeof key === "function" ? key() : (key ?? processKey());
+      } catch {
+        resolved = processKey();
+      }
+    }
+    const t = createHmac("sha256", resolved).update(secret).digest("hex").slice(0, 4);
+    if (cache.size > 4096) cache.clear();
+    cache.set(secret, t);
+    return t;
+  };
+}
+
+let procKey: Uint8Array | undefined;
+/** A random key for this process only: the fallback when no key file is usable. */
+function processKey(): Uint8Array {
+  procKey ??= randomBytes(32);
+  return procKey;
+}
+
+/** File name of the fingerprint key inside the data dir. */
+export const KEY_FILE = "redact.key";
+
+/**
+ * Reads the data dir's fingerprint key, creating it (32 random bytes, mode
+ * 0600, exclusive create so concurrent hooks agree on one key) when missing.
+ * Falls back to a per-process key if the dir is unusable: tags then stay
+ * stable only within the process, which never blocks a write.
+ *
+ * @example
+ * ```ts
+ * const key = loadFingerprintKey("/tmp/tg");
+ * createRedactor({ fingerprintKey: key });
+ * ```
+ */
+export function loadFingerprintKey(dir: string): Uint8Array {
+  const path = join(dir, KEY_FILE);
+  try {
+    const k = readFileSync(path);
+    if (k.length >= 16) return k;
+  } catch {
+    // missing: create below
+  }
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const fresh = randomBytes(32);
+    const fd = openSync(path, "wx", 0o600);
+    try {
+      writeSync(fd, fresh);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      chmodSync(path, 0o600);
+    } catch {
+      // best effort on filesystems without modes
+    }
+    return fresh;
+  } catch {
+    // Lost the create race (read the winner's key) or the dir is unusable.
+    try {
+      const k = readFileSync(path);
+      if (k.length >= 16) return k;
+    } catch {
+      // fall through
+    }
+    return processKey();
+  }
+}

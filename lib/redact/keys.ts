@@ -1,0 +1,245 @@
+/**
+ * Context signals: whether a key name labels a secret, and whether a value
+ * under such a key looks like a real credential rather than a reference,
+ * placeholder, type annotation or label. These filters apply to context rules
+ * only; prefixed tokens are redacted on sight.
+ */
+
+/** What a secret-labelling key tells us about its value. */
+export interface KeyClass {
+  /** Finding kind for a value under this key. */
+  readonly kind: string;
+  /** Password-like: no length/entropy floor beyond the minimum. */
+  readonly password: boolean;
+}
+
+// Terms that may end a longer word ("pgpassword", "githubtoken", "mysecret").
+const SUFFIX_TERMS = ["password", "passwd", "passphrase", "passcode", "token", "secret", "apikey", "credentials", "credential", "cookie"];
+// Terms that must start a word ("pass" in "bypass" or "auth" in "oauth" mean nothing).
+const WORD_TERMS = ["pass", "pwd", "auth", "authorization", "dsn", "jwt", "otp", "totp", "hotp", "salt", "creds", "session", "sessionid", "bearer", "privatekey", "accesskey", "secretkey", "accountkey", "signingkey", "encryptionkey", "masterkey", "sharedaccesskey", "authkey", "sessionkey", "apitoken", "dockerconfigjson", "dockercfg", "connectionstring", "webhook"];
+// Two-word terms, checked on adjacent words.
+const PAIRS: Record<string, readonly string[]> = {
+  api: ["key", "keys"],
+  access: ["key", "keys"],
+  private: ["key"],
+  secret: ["key"],
+  account: ["key"],
+  signing: ["key", "secret"],
+  encryption: ["key"],
+  master: ["key"],
+  shared: ["key", "secret"],
+  client: ["key"],
+  app: ["key", "secret"],
+  license: ["key"],
+  connection: ["string", "url", "uri"],
+  conn: ["str", "string"],
+  database: ["url", "uri"],
+  db: ["url", "uri", "pass", "password"],
+  webhook: ["url", "uri"],
+  sas: ["token", "key", "url"],
+};
+// Words allowed after the last term: the value is still the secret itself.
+const TAIL_OK = new Set([
+  "key", "keys", "value", "val", "string", "str", "data", "b64", "base64", "hex", "raw", "plain", "plaintext",
+  "text", "enc", "encrypted", "secret", "secrets", "token", "hash", "hashed", "json", "content", "bytes",
+  "passwords", "credentials", "cookie", "cookies", "url", "uri", "header", "v1", "v2", "old", "new", "current", "base",
+]);
+// Heads that turn a term into a non-secret (LLM usage, pagination).
+const HEAD_NEG = new Set([
+  "max", "min", "input", "output", "total", "num", "cache", "cached", "prompt", "completion", "reasoning",
+  "page", "next", "prev", "previous", "continuation", "cursor", "sync", "idempotency", "cancellation",
+  "is", "has", "use", "enable", "enabled", "require", "requires", "show", "allow", "forgot", "reset",
+  "public", "publishable", "no", "skip",
+]);
+// Keys that look secret but hold the working directory or a count.
+const EXACT_NEG = new Set(["pwd", "oldpwd", "tokens", "passed", "session"]);
+const EXACT_POS: Record<string, string> = {
+  "private_key_id": "gcp-private-key-id",
+  "privatekeyid": "gcp-private-key-id",
+};
+
+/** Splits `xApiKey`, `X-API-Key`, `aws_secret_access_key` into lowercase words. */
+export function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+function kindFor(words: readonly string[], term: string): KeyClass {
+  const j = words.join("_");
+  const isPw = /pass|pwd/.test(term);
+  if (/aws/.test(j) && /secret/.test(j)) return { kind: "aws-secret-access-key", password: false };
+  if (/aws/.test(j) && /session/.test(j) || /amz_security/.test(j)) return { kind: "aws-session-token", password: false };
+  if (/secret_access_key|secretaccesskey/.test(j)) return { kind: "aws-secret-access-key", password: false };
+  if (/^_?auth_?token$|^npm_auth_token$|^_auth$|^_password$/.test(j)) return { kind: "npm-auth", password: isPw };
+  if (term === "auth" || term === "authorization") return { kind: "auth-credential", password: false };
+  if (/cookie|session/.test(term)) return { kind: "session-cookie", password: false };
+  if (/dsn|connection|database|conn|db_url|db_uri/.test(j)) return { kind: "connection-string", password: false };
+  if (/webhook/.test(j)) return { kind: "webhook-url", password: false };
+  if (/private_?key/.test(j)) return { kind: "private-key", password: false };
+  if (isPw) return { kind: "password", password: true };
+  return { kind: "generic-secret", password: false };
+}
+
+function tailOk(rest: readonly string[]): boolean {
+  for (const w of rest) if (!TAIL_OK.has(w) && !/^\d+$/.test(w)) return false;
+  return true;
+}
+
+/** Finds a term in word `w`; returns the remainder after it, or undefined. */
+function termIn(w: string): { term: string; rest: string } | undefined {
+  for (const t of WORD_TERMS) if (w === t) return { term: t, rest: "" };
+  for (const t of SUFFIX_TERMS) {
+    const at = w.lastIndexOf(t);
+    if (at < 0) continue;
+    const rest = w.slice(at + t.length);
+    // "passwords", "tokens": a plural is a collection, except credentials/secrets.
+    if (rest === "" || rest === "s" && t !== "token" || /^\d+$/.test(rest) || TAIL_OK.has(rest)) return { term: t, rest: "" };
+    return { term: t, rest };
+  }
+  for (const t of WORD_TERMS) {
+    if (w.startsWith(t) && w.length > t.length) {
+      const rest = w.slice(t.length);
+      if (/^\d+$/.test(rest) || TAIL_OK.has(rest) || rest === "s" && t !== "session") return { term: t, rest: "" };
+    }
+  }
+  return undefined;
+}
+
+const cache = new Map<string, KeyClass | null>();
+
+/**
+ * Classifies a key name: a `KeyClass` when it labels a secret value.
+ *
+ * @example
+ * ```ts
+ * classifyKey("DB_PASSWORD");   // { kind: "password", password: true }
+ * classifyKey("input_tokens");  // null
+ * classifyKey("secretKeyRef");  // null
+ * ```
+ */
+export function classifyKey(key: string): KeyClass | null {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const res = classify(key);
+  if (cache.size > 8192) cache.clear();
+  cache.set(key, res);
+  return res;
+}
+
+function classify(key: string): KeyClass | null {
+  if (key.length === 0 || key.length > 96) return null;
+  const words = keyWords(key);
+  if (words.length === 0) return null;
+  const joined = words.join("_");
+  if (EXACT_POS[joined]) return { kind: EXACT_POS[joined]!, password: false };
+  if (words.length === 1 && EXACT_NEG.has(words[0]!)) return null;
+  // Find the last word position carrying a term.
+  for (let i = words.length - 1; i >= 0; i--) {
+    const w = words[i]!;
+    const next = words[i + 1];
+    let term: string | undefined;
+    let restStart = i + 1;
+    const pair = PAIRS[w];
+    if (pair && next !== undefined && pair.includes(next)) {
+      term = `${w}_${next}`;
+      restStart = i + 2;
+    } else {
+      const t = termIn(w);
+      if (t) {
+        if (t.rest !== "") return null; // "tokenizer", "passenger", "secretname"
+        term = t.term;
+      }
+    }
+    if (term === undefined) continue;
+    if (!tailOk(words.slice(restStart))) return null;
+    for (let h = 0; h < i; h++) if (HEAD_NEG.has(words[h]!)) return null;
+    // A lone "session"/"auth"/"webhook" as the whole key is too vague unless qualified.
+    return kindFor(words, term);
+  }
+  return null;
+}
+
+/**
+ * Shannon entropy in bits per character.
+ *
+ * @example
+ * ```ts
+ * entropy("aaaa"); // 0
+ * ```
+ */
+export function entropy(s: string): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+const REFERENCE = /^(?:\$\{|\$\(|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
+const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
+const SIMPLE_WORDS = new Set([
+  "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "test", "testing", "secret",
+  "password", "passwd", "token", "string", "str", "number", "int", "bool", "boolean", "bytes", "any", "object", "text",
+  "varchar", "char", "hidden", "required", "optional", "secretstr", "secretbytes", "default", "string;", "str,",
+  "bearer", "basic", "admin", "root", "user", "guest", "string,", "string)", "str)", "unknown", "never", "void",
+  "nullable", "env", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
+]);
+
+/**
+ * Whether a value under a secret-labelling key is plausibly a real secret
+ * (not a reference, placeholder, type, label, path, boolean or number).
+ *
+ * @example
+ * ```ts
+ * plausibleSecret("hunter2", true);          // true
+ * plausibleSecret("${DB_PASSWORD}", true);   // false
+ * plausibleSecret("your-api-key-here", false); // false
+ * ```
+ */
+export function plausibleSecret(v: string, password: boolean, keyName = ""): boolean {
+  const n = v.length;
+  if (n < (password ? 4 : 8) || n > 8192) return false;
+  if (v.includes("[REDACTED")) return false;
+  if (REFERENCE.test(v)) return false;
+  if (PLACEHOLDER.test(v)) return false;
+  const lower = v.toLowerCase();
+  if (SIMPLE_WORDS.has(lower)) return false;
+  if (keyName && lower === keyName.toLowerCase()) return false;
+  if (/^(.)\1*$/.test(v)) return false;
+  if (/^[x*0#.\s-]+$/i.test(v)) return false;
+  // Function calls, indexers, dotted identifier paths: code, not a literal.
+  if (/^[A-Za-z_$][\w$.]*\s?\(.*\)?;?$/.test(v) && v.includes("(")) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && !/\d/.test(v)) return false;
+  if (/^[A-Za-z_$][\w$]*\[/.test(v)) return false;
+  // Type annotations: `password: string`, `Optional[str]`, `str | None`.
+  if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
+  if (/^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
+  // Labels and prose: letters and spaces with a space, or a sentence.
+  if (/^[A-Za-z][A-Za-z' ]*[A-Za-z.:?!…]?$/.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v))) return false;
+  if (/\s/.test(v) && v.split(/\s+/).length > 4) return false;
+  // Filesystem paths and plain URLs without credentials.
+  if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;
+  if (/^[A-Za-z]:\\/.test(v)) return false;
+  if (password) {
+    if (/^\d+$/.test(v) && (n < 6 || "0123456789".includes(v) || "9876543210".includes(v))) return false;
+    return true;
+  }
+  // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
+  if (/^[\d.,_:+-]+$/.test(v) && !/^\d{20,}$/.test(v)) return false;
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN
+  if (/^[a-z]+(?:[_-][a-z]+)*$/.test(v)) return false; // my_secret_name
+  if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
+  if ("abcdefghijklmnopqrstuvwxyz".includes(lower) || "0123456789".includes(lower)) return false;
+  const h = entropy(v);
+  return h >= Math.min(3.0, Math.log2(n) * 0.8);
+}

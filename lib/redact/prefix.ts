@@ -1,0 +1,211 @@
+/**
+ * Prefix rules: a literal prefix plus a fixed alphabet and length. High
+ * confidence, redacted on sight (no placeholder filters), the prefix kept so
+ * the trace stays readable: `ghp_[REDACTED:github-pat:3f9a]`.
+ *
+ * Every pattern starts with its keyword and runs sticky at the keyword's
+ * position (`back` chars earlier when the keyword sits inside the token), so
+ * the regex engine never scans: the keyword search already did. Quantifiers
+ * are bounded and no group is nested under a quantifier.
+ */
+import { checksumOk } from "./crc32.ts";
+import { entropy } from "./keys.ts";
+import type { Rule, ScanCtx } from "./types.ts";
+
+/** Left boundary: not after a word character, except after a JSON escape such as `\n`. */
+export const LB = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))`;
+/** Right boundary: not followed by a word character. */
+export const RB = String.raw`(?![A-Za-z0-9_])`;
+
+interface RegexRuleOpts {
+  /** Chars before the keyword where the match starts (keyword inside the token). */
+  readonly back?: number;
+  /** Capture group holding the secret part; text before it in the match is kept. Default 1. */
+  readonly group?: number;
+  readonly flags?: string;
+  readonly priority?: number;
+  /** Extra check on the secret (entropy floor for generic families). */
+  readonly accept?: (secret: string, m: RegExpExecArray) => boolean;
+  /** Checksum check: true marks the finding verified; false never drops it. */
+  readonly checksum?: (m: RegExpExecArray) => boolean;
+  /** The pattern brings its own left context (a lookbehind before the keyword). */
+  readonly noLB?: boolean;
+}
+
+let ruleIds = 0;
+
+/**
+ * A sticky regex rule anchored at a keyword occurrence.
+ *
+ * @example
+ * ```ts
+ * regexRule("npm-token", ["npm_"], String.raw`npm_([A-Za-z0-9]{36})` + RB);
+ * ```
+ */
+export function regexRule(kind: string, keywords: readonly string[], source: string, o: RegexRuleOpts = {}): Rule {
+  let re: RegExp | undefined;
+  const back = o.back ?? 0;
+  const group = o.group ?? 1;
+  const priority = o.priority ?? 3;
+  const memoKey = `re${++ruleIds}`;
+  return {
+    kinds: [kind],
+    keywords,
+    scan(ctx: ScanCtx, pos: number): void {
+      const at = pos - back;
+      if (at < 0 || at < (ctx.memo[memoKey] ?? 0)) return;
+      re ??= new RegExp(source, "dy" + (o.flags ?? ""));
+      re.lastIndex = at;
+      const m = re.exec(ctx.s);
+      if (!m) return;
+      const end = m.index + m[0].length;
+      // Later keyword hits inside this match add nothing and would make
+      // `sk-sk-sk-…` quadratic.
+      ctx.memo[memoKey] = end;
+      const span = m.indices?.[group];
+      if (!span) return;
+      const secret = m[group]!;
+      // All one repeated character (`ghp_xxxx…`) is a docs placeholder, not a token.
+      if (/^(.)\1*$/.test(secret)) return;
+      if (o.accept && !o.accept(secret, m)) return;
+      ctx.out.push({
+        from: m.index,
+        start: span[0],
+        end: span[1],
+        kind,
+        priority,
+        checksum: o.checksum ? o.checksum(m) : undefined,
+      });
+    },
+  };
+}
+
+const B62 = "A-Za-z0-9";
+const B64U = "A-Za-z0-9_-";
+const crc = (m: RegExpExecArray): boolean => checksumOk(m[1]!);
+const highEntropy = (floor: number) => (s: string): boolean => entropy(s) >= floor && /\d/.test(s) && /[A-Za-z]/.test(s);
+
+/** Simple `prefix + body` rules: [kind, keywords, pattern (group 1 = secret), options]. */
+type Spec = readonly [string, readonly string[], string, RegexRuleOpts?];
+
+const SPECS: readonly Spec[] = [
+  // Cloud
+  ["aws-access-key-id", ["akia", "asia", "abia", "acca"], String.raw`(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})` + RB],
+  ["aws-session-token", ["iqojb3jpz2lux2vj", "fwogzxivyxdz"], String.raw`((?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)(?:[A-Za-z0-9+/=]|%2B|%2F|%3D){60,4096})`],
+  ["aws-bedrock-api-key", ["absk"], String.raw`ABSK([A-Za-z0-9+/]{60,400}={0,2})` + RB],
+  ["google-api-key", ["aiza"], String.raw`AIza([${B64U}]{35})` + String.raw`(?![A-Za-z0-9_-])`],
+  ["google-oauth-client-secret", ["gocspx-"], String.raw`GOCSPX-([${B64U}]{24,40})`],
+  ["google-oauth-access-token", ["ya29."], String.raw`ya29\.([${B64U}]{20,2048})`],
+  ["google-oauth-refresh-token", ["1//0"], String.raw`1//(0[${B64U}]{30,512})`],
+  ["azure-entra-client-secret", ["q~"], String.raw`(?<![A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])`, { back: 4 }],
+  ["alibaba-access-key-id", ["ltai"], String.raw`LTAI([${B62}]{16,24})` + RB],
+  ["digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], String.raw`do[por]_v1_([a-f0-9]{64})` + RB],
+  ["heroku-api-key", ["hrku-aa"], String.raw`HRKU-AA([${B64U}]{58})` + String.raw`(?![A-Za-z0-9_-])`],
+  ["flyio-token", ["fo1_"], String.raw`fo1_([${B64U}]{40,48})`],
+  ["databricks-token", ["dapi"], String.raw`dapi([a-f0-9]{32}(?:-\d)?)` + RB],
+  ["vault-service-token", ["hvs."], String.raw`hvs\.([${B64U}]{90,300})`],
+  ["vault-batch-token", ["hvb."], String.raw`hvb\.([${B64U}]{90,300})`],
+  ["terraform-cloud-token", [".atlasv1."], String.raw`[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_=-]{60,70})`, { back: 14 }],
+  ["pulumi-token", ["pul-"], String.raw`pul-([a-f0-9]{40})` + RB],
+  ["doppler-token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.([${B62}]{40,44})` + RB],
+  ["planetscale-token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], String.raw`pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_.=-]{32,64})`],
+  ["supabase-token", ["sbp_"], String.raw`sbp_([a-f0-9]{40})` + RB],
+  ["netlify-token", ["nfp_"], String.raw`nfp_([${B62}]{36,40})` + RB],
+  ["new-relic-key", ["nrak-"], String.raw`NRAK-([A-Z0-9]{27})` + RB],
+  ["dynatrace-token", ["dt0c01."], String.raw`dt0c01\.([A-Z0-9]{24}\.[A-Z0-9]{64})` + RB],
+  ["grafana-service-account-token", ["glsa_"], String.raw`glsa_([${B62}]{32}_[A-Fa-f0-9]{8})` + RB],
+  ["grafana-cloud-token", ["glc_"], String.raw`glc_([A-Za-z0-9+/]{32,400}={0,2})` + RB],
+  ["sentry-token", ["sntrys_", "sntryu_"], String.raw`sntry[su]_([A-Za-z0-9+/=_-]{64,400})`],
+  ["1password-service-account-token", ["ops_eyj"], String.raw`ops_(eyJ[A-Za-z0-9+/=_-]{100,2000})`],
+  ["1password-secret-key", ["a3-"], String.raw`A3-([A-Z0-9]{6}-(?:[A-Z0-9]{6}-)?[A-Z0-9]{5}(?:-[A-Z0-9]{5}){3,4})` + RB],
+  ["age-secret-key", ["age-secret-key-1"], String.raw`AGE-SECRET-KEY-1([0-9A-Z]{58})` + RB],
+  // VCS
+  ["github-pat", ["ghp_"], String.raw`ghp_([${B62}]{36,255})` + RB, { checksum: crc }],
+  ["github-oauth-token", ["gho_"], String.raw`gho_([${B62}]{36,255})` + RB, { checksum: crc }],
+  ["github-user-token", ["ghu_"], String.raw`ghu_([${B62}]{36,255})` + RB, { checksum: crc }],
+  ["github-refresh-token", ["ghr_"], String.raw`ghr_([${B62}]{36,255})` + RB, { checksum: crc }],
+  // New installation tokens: ghs_<appId>_<JWT>, about 520 chars; old: 36 b62.
+  ["github-app-token", ["ghs_"], String.raw`ghs_((?:[0-9]{1,20}_[A-Za-z0-9_.-]{20,2000})|[${B62}]{36,255})` + String.raw`(?![A-Za-z0-9_.-])`, { checksum: crc }],
+  ["github-fine-grained-pat", ["github_pat_"], String.raw`github_pat_([${B62}]{22}_[${B62}]{59}|[A-Za-z0-9_]{70,255})` + RB],
+  ["gitlab-pat", ["glpat-"], String.raw`glpat-([${B64U}]{20,300}(?:\.[a-z0-9]{1,20}){0,4})`],
+  ["gitlab-deploy-token", ["gldt-"], String.raw`gldt-([${B64U}]{20,300}(?:\.[a-z0-9]{1,20}){0,4})`],
+  ["gitlab-runner-token", ["glrt-", "glrtr-"], String.raw`glrtr?-([${B64U}]{20,300}(?:\.[a-z0-9]{1,20}){0,4})`],
+  ["gitlab-ci-job-token", ["glcbt-"], String.raw`glcbt-([${B64U}]{20,300}(?:\.[a-z0-9]{1,20}){0,4})`],
+  ["gitlab-trigger-token", ["glptt-"], String.raw`glptt-([${B64U}]{40,300})`],
+  ["gitlab-feed-token", ["glft-"], String.raw`glft-([${B64U}]{20,300})`],
+  ["gitlab-incoming-mail-token", ["glimt-"], String.raw`glimt-([${B64U}]{20,300})`],
+  ["gitlab-agent-token", ["glagent-"], String.raw`glagent-([${B64U}]{40,300})`],
+  ["gitlab-oauth-secret", ["gloas-"], String.raw`gloas-([${B64U}]{40,300})`],
+  ["gitlab-scim-token", ["glsoat-"], String.raw`glsoat-([${B64U}]{20,300})`],
+  ["gitlab-feature-flag-token", ["glffct-"], String.raw`glffct-([${B64U}]{20,300})`],
+  ["gitlab-workspace-token", ["glwt-"], String.raw`glwt-([${B64U}]{20,300})`],
+  ["gitlab-runner-registration-token", ["gr1348941"], String.raw`GR1348941([${B64U}]{20,40})` + String.raw`(?![A-Za-z0-9_-])`],
+  ["bitbucket-app-password", ["atbb"], String.raw`ATBB([${B62}]{28,40})` + RB],
+  ["atlassian-api-token", ["atatt3"], String.raw`ATATT3([A-Za-z0-9_=-]{100,300})`],
+  ["buildkite-token", ["bkua_"], String.raw`bkua_([a-f0-9]{40})` + RB],
+  ["linear-api-key", ["lin_api_"], String.raw`lin_api_([${B62}]{40})` + RB],
+  ["figma-token", ["figd_"], String.raw`figd_([${B64U}]{40,44})`],
+  ["postman-api-key", ["pmak-"], String.raw`PMAK-([a-f0-9]{24}-[a-f0-9]{34})` + RB],
+  // Chat and messaging
+  ["slack-bot-token", ["xoxb-"], String.raw`xoxb-([0-9]{6,14}-[A-Za-z0-9-]{8,250})`],
+  ["slack-user-token", ["xoxp-"], String.raw`xoxp-([0-9]{6,14}-[A-Za-z0-9-]{8,250})`],
+  ["slack-legacy-token", ["xoxa-", "xoxr-", "xoxs-", "xoxo-"], String.raw`xox[aors]-([0-9]{1,14}-[A-Za-z0-9-]{8,250})`],
+  ["slack-app-token", ["xapp-"], String.raw`xapp-([0-9]-[A-Za-z0-9-]{20,250})`],
+  ["slack-config-token", ["xoxe.xox"], String.raw`xoxe\.xox[bp]-([0-9]-[A-Za-z0-9-]{20,300})`],
+  ["slack-refresh-token", ["xoxe-"], String.raw`xoxe-([0-9]-[A-Za-z0-9-]{20,300})`],
+  ["slack-webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{20,300})`, { priority: 3 }],
+  ["discord-webhook", ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], String.raw`discord(?:app)?\.com/api/webhooks/[0-9]{15,22}/([${B64U}]{60,80})`],
+  ["teams-webhook", ["webhook.office.com/"], String.raw`webhook\.office\.com/webhookb2/([A-Za-z0-9@/_-]{50,400})`],
+  ["telegram-bot-token", [":aa"], String.raw`(?<=(?:^|[^0-9])[0-9]{8,10}):(AA[${B64U}]{33})(?![A-Za-z0-9_-])`, { noLB: true }],
+  ["twilio-api-key", ["sk"], String.raw`SK([0-9a-f]{32})` + RB],
+  ["sendgrid-api-key", ["sg."], String.raw`SG\.([${B64U}]{22}\.[${B64U}]{43})` + String.raw`(?![A-Za-z0-9_-])`],
+  ["mailgun-api-key", ["key-"], String.raw`key-([a-f0-9]{32})` + RB],
+  ["mailchimp-api-key", ["-us"], String.raw`([a-f0-9]{32})-us[0-9]{1,2}` + RB, { back: 32 }],
+  // Payments and commerce
+  ["stripe-secret-key", ["sk_live_", "sk_test_"], String.raw`sk_(?:live|test)_([${B62}]{16,250})` + RB],
+  ["stripe-restricted-key", ["rk_live_", "rk_test_"], String.raw`rk_(?:live|test)_([${B62}]{16,250})` + RB],
+  ["stripe-webhook-secret", ["whsec_"], String.raw`whsec_([A-Za-z0-9+/=]{24,100})`],
+  ["shopify-token", ["shpat_", "shpca_", "shppa_", "shpss_"], String.raw`shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})` + RB],
+  ["square-token", ["sq0atp-", "sq0csp-"], String.raw`sq0(?:atp|csp)-([${B64U}]{22,43})`],
+  ["easypost-api-key", ["ezak"], String.raw`EZAK([a-z0-9]{54})` + RB],
+  // AI providers
+  ["anthropic-api-key", ["sk-ant-api"], String.raw`sk-ant-api[0-9]{2}-([${B64U}]{20,300})`],
+  ["anthropic-admin-key", ["sk-ant-admin"], String.raw`sk-ant-admin[0-9]{2}-([${B64U}]{20,300})`],
+  ["anthropic-oauth-token", ["sk-ant-oat", "sk-ant-ort"], String.raw`sk-ant-o[ar]t[0-9]{2}-([${B64U}]{20,300})`],
+  ["anthropic-session-key", ["sk-ant-sid"], String.raw`sk-ant-sid[0-9]{2}-([${B64U}]{20,300})`],
+  ["openai-api-key", ["sk-proj-", "sk-svcacct-", "sk-admin-"], String.raw`sk-(?:proj|svcacct|admin)-([${B64U}]{20,300})`],
+  ["openai-api-key", ["t3blbkfj"], String.raw`sk-([${B62}]{20}T3BlbkFJ[${B62}]{20})` + RB, { back: 23 }],
+  ["openrouter-api-key", ["sk-or-v1-"], String.raw`sk-or-v1-([a-f0-9]{64})` + RB],
+  ["groq-api-key", ["gsk_"], String.raw`gsk_([${B62}]{52})` + RB],
+  ["xai-api-key", ["xai-"], String.raw`xai-([${B62}]{70,90})` + RB],
+  ["replicate-api-token", ["r8_"], String.raw`r8_([${B62}]{37})` + RB],
+  ["perplexity-api-key", ["pplx-"], String.raw`pplx-([${B62}]{48})` + RB],
+  ["langsmith-api-key", ["lsv2_pt_", "lsv2_sk_"], String.raw`lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})` + RB],
+  ["huggingface-token", ["hf_"], String.raw`hf_([${B62}]{34})` + RB],
+  ["huggingface-org-token", ["api_org_"], String.raw`api_org_([${B62}]{34})` + RB],
+  ["notion-token", ["ntn_"], String.raw`ntn_([${B62}]{40,50})` + RB],
+  ["notion-token", ["secret_"], String.raw`secret_([${B62}]{43})` + RB],
+  ["readme-api-key", ["rdme_"], String.raw`rdme_([a-z0-9]{70})` + RB],
+  ["contentful-token", ["cfpat-"], String.raw`CFPAT-([${B64U}]{43})`],
+  ["prefect-api-key", ["pnu_"], String.raw`pnu_([${B62}]{36})` + RB],
+  // Generic `sk-` (DeepSeek, Moonshot and others): lower priority, entropy floor.
+  ["generic-sk-key", ["sk-"], String.raw`sk-([${B64U}]{20,200})`, { priority: 2.5, accept: highEntropy(3.2) }],
+  // Package registries
+  ["npm-token", ["npm_"], String.raw`npm_([${B62}]{36})` + RB, { checksum: crc }],
+  ["pypi-token", ["pypi-age"], String.raw`pypi-(AgE[${B64U}]{50,1000})`],
+  ["rubygems-api-key", ["rubygems_"], String.raw`rubygems_([a-f0-9]{48})` + RB],
+  ["clojars-token", ["clojars_"], String.raw`CLOJARS_([a-z0-9]{60})` + RB],
+  // Structural tokens
+  ["jwt", ["eyj", "ewogic", "ewoid"], String.raw`(?:eyJ|ewogIC|ewoid)[${B64U}]{5,2048}\.((?:eyJ|ewo)[${B64U}]{5,8192}\.[${B64U}]{0,2048})` + String.raw`(?![A-Za-z0-9_.-])`, { priority: 2.9 }],
+  ["private-key-base64", ["ls0tls1crudjtib"], String.raw`(LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,16384}={0,2})`, { accept: (s) => isBase64PrivateKey(s) }],
+];
+
+function isBase64PrivateKey(s: string): boolean {
+  const head = Buffer.from(s.slice(0, 64), "base64").toString("latin1");
+  return /PRIVATE KEY/.test(head);
+}
+
+/** All prefix rules, built once at module load (regexes compile lazily on first use). */
+export const PREFIX_RULES: readonly Rule[] = SPECS.map(([kind, kws, src, o]) =>
+  regexRule(kind, kws, o?.noLB ? src : LB + src, o),
+);

@@ -1,0 +1,348 @@
+/**
+ * Structural rules: secrets recognised by the structure around them (PEM
+ * blocks, URL userinfo, auth headers, connection strings, Kubernetes Secrets)
+ * rather than by a prefix. Each reads a bounded window from its keyword.
+ */
+import { entropy, plausibleSecret } from "./keys.ts";
+import { LB, regexRule } from "./prefix.ts";
+import type { Finding, Rule, ScanCtx } from "./types.ts";
+
+const push = (ctx: ScanCtx, f: Finding): void => {
+  if (f.end > f.start) ctx.out.push(f);
+};
+
+// ---------------------------------------------------------------- PEM blocks
+
+const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----/y;
+const PEM_WINDOW = 16384;
+const PEM_UNTERMINATED = 8192;
+
+function pemKind(label: string): string {
+  if (/OPENSSH/.test(label)) return "openssh-private-key";
+  if (/PGP/.test(label)) return "pgp-private-key";
+  if (/ENCRYPTED/.test(label)) return "encrypted-private-key";
+  if (/RSA/.test(label)) return "rsa-private-key";
+  if (/EC/.test(label)) return "ec-private-key";
+  if (/DSA/.test(label)) return "dsa-private-key";
+  return "private-key";
+}
+
+/** BEGIN…PRIVATE KEY… to END, raw or with JSON `\n` escapes; unterminated blocks to 8 KB. */
+const pemRule: Rule = {
+  kinds: ["private-key", "rsa-private-key", "ec-private-key", "dsa-private-key", "openssh-private-key", "pgp-private-key", "encrypted-private-key"],
+  keywords: ["-----begin "],
+  scan(ctx, pos) {
+    PEM_HEAD.lastIndex = pos;
+    const m = PEM_HEAD.exec(ctx.s);
+    if (!m) return;
+    const bodyStart = pos + m[0].length;
+    // One forward search shared by every BEGIN keeps repeated headers linear.
+    let end = ctx.memo.pemEnd ?? -2;
+    if (end !== -1 && end < bodyStart) {
+      end = ctx.lower.indexOf("-----end ", bodyStart);
+      ctx.memo.pemEnd = end;
+    }
+    let bodyEnd: number;
+    if (end !== -1 && end - bodyStart <= PEM_WINDOW) bodyEnd = end;
+    else {
+      bodyEnd = bodyStart;
+      const lim = Math.min(ctx.s.length, bodyStart + PEM_UNTERMINATED);
+      while (bodyEnd < lim && /[A-Za-z0-9+/=\s\\:,.-]/.test(ctx.s[bodyEnd]!)) {
+        if (ctx.s.startsWith("-----BEGIN", bodyEnd)) break;
+        bodyEnd++;
+      }
+    }
+    const body = ctx.s.slice(bodyStart, bodyEnd);
+    // Docs stubs (`...`) hold nothing to leak.
+    if ((body.match(/[A-Za-z0-9+/]/g)?.length ?? 0) < 20) return;
+    push(ctx, { from: pos, start: bodyStart, end: bodyEnd, kind: pemKind(m[1]! + (m[2] ?? "")), priority: 2.8 });
+  },
+};
+
+/** PuTTY `.ppk`: redact from `Private-Lines:` through the `Private-MAC:` line. */
+const puttyRule: Rule = {
+  kinds: ["putty-private-key"],
+  keywords: ["putty-user-key-file-"],
+  scan(ctx, pos) {
+    const win = ctx.lower.slice(pos, pos + 16384);
+    const pl = win.indexOf("private-lines:");
+    if (pl < 0) return;
+    let end = win.indexOf("private-mac:", pl);
+    if (end >= 0) {
+      const nl = win.slice(end).search(/\r|\n|\\n|"/);
+      end = nl < 0 ? win.length : end + nl;
+    } else end = Math.min(win.length, pl + 8192);
+    push(ctx, { from: pos, start: pos + pl, end: pos + end, kind: "putty-private-key", priority: 2.8 });
+  },
+};
+
+// ------------------------------------------------------------- URL userinfo
+
+const SCHEME_KIND: Record<string, string> = {
+  postgres: "postgres-url", postgresql: "postgres-url", pgsql: "postgres-url",
+  mysql: "mysql-url", mariadb: "mysql-url", mysqlx: "mysql-url",
+  mongodb: "mongodb-url", "mongodb+srv": "mongodb-url",
+  redis: "redis-url", rediss: "redis-url", valkey: "redis-url",
+  amqp: "amqp-url", amqps: "amqp-url",
+  mssql: "mssql-url", sqlserver: "mssql-url",
+  clickhouse: "database-url", cockroachdb: "database-url", cockroach: "database-url", snowflake: "database-url",
+  oracle: "database-url", db2: "database-url", neo4j: "database-url", "neo4j+s": "database-url", bolt: "database-url",
+  nats: "database-url", kafka: "database-url", ldap: "database-url", ldaps: "database-url", smtp: "database-url",
+  smtps: "database-url", imap: "database-url", ftp: "url-userinfo", sftp: "url-userinfo",
+};
+const AUTH_STOP = /[\s/?#"'<>\\`()[\]{},|^]/;
+
+/**
+ * `scheme://user:pass@host`: redact only the password (the last `@` before
+ * the host ends it); token-as-user with no colon is redacted when it looks random.
+ */
+const urlUserinfoRule: Rule = {
+  kinds: ["url-userinfo", "postgres-url", "mysql-url", "mongodb-url", "redis-url", "amqp-url", "mssql-url", "database-url"],
+  keywords: ["://"],
+  scan(ctx, pos) {
+    const { s } = ctx;
+    let a = pos;
+    while (a > 0 && pos - a < 32 && /[A-Za-z0-9+.-]/.test(s[a - 1]!)) a--;
+    const scheme = ctx.lower.slice(a, pos);
+    if (!scheme) return;
+    const start = pos + 3;
+    const lim = Math.min(s.length, start + 512);
+    let e = start;
+    let at = -1;
+    while (e < lim && !AUTH_STOP.test(s[e]!)) {
+      if (s[e] === "@") at = e;
+      e++;
+    }
+    if (at < 0 || at + 1 >= e) return; // no userinfo, or nothing after "@"
+    if (!/[A-Za-z0-9[]/.test(s[at + 1]!)) return;
+    const colon = s.indexOf(":", start);
+    const kind = SCHEME_KIND[scheme.replace(/^jdbc:/, "")] ?? "url-userinfo";
+    if (colon >= 0 && colon < at) {
+      const pass = s.slice(colon + 1, at);
+      if (!pass || !plausibleSecret(decodePct(pass), true)) return;
+      push(ctx, { from: a, start: colon + 1, end: at, kind, priority: 2 });
+    } else {
+      const user = s.slice(start, at);
+      if (user.length >= 16 && entropy(user) >= 3.5 && /\d/.test(user) && /[A-Za-z]/.test(user)) {
+        push(ctx, { from: a, start, end: at, kind, priority: 2 });
+      }
+    }
+  },
+};
+
+function decodePct(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+// ------------------------------------------------------ query-string secrets
+
+/** `X-Amz-Signature=`, `X-Goog-Signature=`, SigV4 `Signature=`, Azure SAS `sig=`, STS tokens in URLs. */
+const SIG_RULES: readonly Rule[] = [
+  regexRule("url-signature", ["signature="], String.raw`(?<![A-Za-z0-9])(?:[Xx]-(?:[Aa]mz|[Gg]oog)-)?Signature=((?:[A-Za-z0-9+/=_-]|%[0-9A-Fa-f]{2}){16,1024})`, {
+    priority: 2, flags: "i",
+    accept: (v) => entropy(v) >= 3.0 && /\d/.test(v),
+  }),
+  regexRule("azure-sas-signature", ["sig="], String.raw`(?<=[?&;\s"'])sig=((?:[A-Za-z0-9+/=_-]|%[0-9A-Fa-f]{2}){16,256})`, {
+    priority: 2, accept: (v) => entropy(v) >= 3.0,
+  }),
+  regexRule("aws-session-token", ["x-amz-security-token="], String.raw`X-Amz-Security-Token=((?:[A-Za-z0-9+/=_.-]|%[0-9A-Fa-f]{2}){16,8192})`, { priority: 2, flags: "i" }),
+  regexRule("azure-storage-account-key", ["accountkey="], String.raw`AccountKey=([A-Za-z0-9+/]{20,120}={0,2})`, { priority: 2, flags: "i" }),
+  regexRule("azure-shared-access-key", ["sharedaccesskey="], String.raw`SharedAccessKey=([A-Za-z0-9+/]{20,120}={0,2})`, { priority: 2, flags: "i" }),
+];
+
+// ------------------------------------------------------------ HTTP headers
+
+const AUTHZ = /authorization(?:\\?["'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\?["'])?(?:(bearer|basic|token|digest|bot|sso-key|apikey|api-key|aws4-hmac-sha256|negotiate|ntlm|dpop|gitlab-ci-token|key)[ \t]{1,5})?([^\s"'\\,;`]{1,4096})/diy;
+
+function basicOk(v: string): boolean {
+  const t = Buffer.from(v, "base64").toString("utf8");
+  return /^[\x20-\x7e]{1,512}$/.test(t) && t.includes(":") && !t.endsWith(":") && !/^Aladdin:open sesame$/.test(t);
+}
+
+/** `Authorization: <scheme> <credential>` in curl flags, HTTP dumps and code. */
+const authzRule: Rule = {
+  kinds: ["auth-header", "bearer-token", "basic-auth"],
+  keywords: ["authorization"],
+  scan(ctx, pos) {
+    AUTHZ.lastIndex = pos;
+    const m = AUTHZ.exec(ctx.s);
+    if (!m) return;
+    const scheme = (m[1] ?? "").toLowerCase();
+    const v = m[2]!;
+    const [a, b] = m.indices![2]!;
+    if (scheme === "basic") {
+      if (!basicOk(v)) return;
+      push(ctx, { from: pos, start: a, end: b, kind: "basic-auth", priority: 2 });
+      return;
+    }
+    if (!plausibleSecret(v, scheme !== "" && scheme !== "bearer")) return;
+    push(ctx, { from: pos, start: a, end: b, kind: scheme === "bearer" ? "bearer-token" : "auth-header", priority: 2 });
+  },
+};
+
+/** A bare `Bearer <token>` anywhere (code, logs), filtered for references and placeholders. */
+const bearerRule = regexRule("bearer-token", ["bearer"], LB + String.raw`[Bb]earer[ \t]{1,5}([A-Za-z0-9._~+/=-]{16,4096})`, {
+  priority: 2,
+  accept: (v) => plausibleSecret(v, false),
+});
+
+const COOKIE = /(?:set-)?cookie(?:\\?["'])?[ \t]{0,3}:[ \t]{0,4}(?:\\?["'])?([^\r\n"'\\`]{1,4096})/diy;
+/** `Cookie:` / `Set-Cookie:` header values (session cookies). */
+const cookieRule: Rule = {
+  kinds: ["session-cookie"],
+  keywords: ["cookie:", "cookie\":", "cookie':", "cookie\\\":"],
+  scan(ctx, pos, kw) {
+    let p = pos;
+    if (p >= 4 && ctx.lower.startsWith("set-", p - 4)) p -= 4;
+    if (p > 0 && /[A-Za-z0-9_]/.test(ctx.s[p - 1]!)) return;
+    COOKIE.lastIndex = p;
+    const m = COOKIE.exec(ctx.s);
+    if (!m) return;
+    const v = m[1]!.trimEnd();
+    if (!v.includes("=") && kw === "cookie:") return;
+    if (!plausibleSecret(v.split(";")[0]!.split("=").pop() ?? "", true)) return;
+    const [a] = m.indices![1]!;
+    push(ctx, { from: p, start: a, end: a + v.length, kind: "session-cookie", priority: 2 });
+  },
+};
+
+// ------------------------------------------------------------ command lines
+
+const CLI_RULES: readonly Rule[] = [
+  // curl -u user:pass / --user user:pass
+  regexRule("basic-auth", ["-u ", "--user ", "--user="], String.raw`(?<=\s|^)(?:-u|--user)[ =]{0,3}(?:\\?["'])?[^\s:"'\\]{1,256}:([^\s"'\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // .netrc: machine h login u password p
+  regexRule("netrc-password", ["machine "], String.raw`machine[ \t]{1,10}\S{1,256}\s{1,10}login[ \t]{1,10}\S{1,256}\s{1,10}password[ \t]{1,10}(\S{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // mysql -pSECRET (no space: that is mysql's syntax for an inline password)
+  regexRule("mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // docker login -p SECRET
+  regexRule("password", [" -p "], String.raw`(?<=docker\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // kubectl create secret generic --from-literal=key=value
+  regexRule("k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+];
+
+// ------------------------------------------------------ AWS id/secret pairs
+
+const AWS_SECRET = /(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])/g;
+/** An unlabelled 40-char secret within five lines after an AKIA/ASIA id. */
+const awsPairRule: Rule = {
+  kinds: ["aws-secret-access-key"],
+  keywords: ["akia", "asia"],
+  scan(ctx, pos) {
+    if (!/^(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/.test(ctx.s.slice(pos, pos + 21))) return;
+    const from = Math.max(pos + 20, ctx.memo.awsPair ?? 0);
+    let lim = from;
+    let lines = 0;
+    while (lim < ctx.s.length && lim - from < 600 && lines < 6) {
+      if (ctx.s[lim] === "\n") lines++;
+      lim++;
+    }
+    ctx.memo.awsPair = lim;
+    const win = ctx.s.slice(from, lim);
+    AWS_SECRET.lastIndex = 0;
+    for (let m = AWS_SECRET.exec(win); m; m = AWS_SECRET.exec(win)) {
+      const v = m[1]!;
+      if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9+/]/.test(v) || entropy(v) < 4.0) continue;
+      push(ctx, { from: from + m.index, start: from + m.index, end: from + m.index + 40, kind: "aws-secret-access-key", priority: 2 });
+    }
+  },
+};
+
+// ------------------------------------------------------ Kubernetes Secrets
+
+const YAML_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
+const JSON_DATA = /"(?:data|stringData)"\s{0,8}:\s{0,8}\{/g;
+const JSON_PAIR = /\s{0,64}"([^"\\\n]{1,253})"\s{0,8}:\s{0,8}"((?:[^"\\\n]|\\.){0,65536})"\s{0,64},?/y;
+
+/**
+ * `kind: Secret` (YAML or JSON text, e.g. `kubectl get secret -o yaml`): every
+ * value under `data`/`stringData` is a secret, whatever it looks like.
+ */
+const k8sSecretRule: Rule = {
+  kinds: ["k8s-secret"],
+  keywords: ["kind: secret", "\"kind\": \"secret\"", "\"kind\":\"secret\""],
+  scan(ctx, pos, kw) {
+    const after = ctx.s[pos + kw.length] ?? "";
+    if (/[A-Za-z0-9]/.test(after)) return; // SecretProviderClass
+    const { s } = ctx;
+    let docStart = s.lastIndexOf("\n---", pos);
+    docStart = Math.max(docStart < 0 ? 0 : docStart, pos - 32768, ctx.memo.k8s ?? 0);
+    let docEnd = s.indexOf("\n---", pos);
+    docEnd = Math.min(docEnd < 0 ? s.length : docEnd, pos + 65536);
+    if (docEnd <= docStart) return;
+    ctx.memo.k8s = docEnd;
+    const doc = s.slice(docStart, docEnd);
+    YAML_DATA.lastIndex = 0;
+    for (let m = YAML_DATA.exec(doc); m; m = YAML_DATA.exec(doc)) {
+      const indent = m[1]!.length;
+      let i = m.index + m[0].length + 1;
+      let blockIndent = -1;
+      while (i < doc.length) {
+        const nl = doc.indexOf("\n", i);
+        const lineEnd = nl < 0 ? doc.length : nl;
+        const line = doc.slice(i, lineEnd);
+        const lead = line.length - line.trimStart().length;
+        if (line.trim() === "") {
+          i = lineEnd + 1;
+          continue;
+        }
+        if (lead <= indent) break;
+        const kv = /^[ \t]*["']?[A-Za-z0-9_.-]{1,253}["']?:[ \t]*(.*?)[ \t]*$/.exec(line);
+        if (blockIndent >= 0 && lead > blockIndent) {
+          push(ctx, { from: docStart + i, start: docStart + i + lead, end: docStart + lineEnd, kind: "k8s-secret", priority: 2 });
+        } else if (kv) {
+          blockIndent = lead;
+          const v = kv[1]!;
+          if (v !== "" && v !== "{}" && v !== "''" && v !== '""' && !/^[|>][-+]?$/.test(v) && !/^\{\{/.test(v)) {
+            const start = docStart + i + line.lastIndexOf(v);
+            push(ctx, { from: start, start, end: start + v.length, kind: "k8s-secret", priority: 2 });
+          }
+        }
+        i = lineEnd + 1;
+      }
+    }
+    JSON_DATA.lastIndex = 0;
+    for (let m = JSON_DATA.exec(doc); m; m = JSON_DATA.exec(doc)) {
+      let i = m.index + m[0].length;
+      JSON_PAIR.lastIndex = i;
+      for (let p = JSON_PAIR.exec(doc); p; p = JSON_PAIR.exec(doc)) {
+        const v = p[2]!;
+        if (v !== "") {
+          const start = docStart + p.index + p[0].lastIndexOf(`"${v}"`) + 1;
+          push(ctx, { from: start, start, end: start + v.length, kind: "k8s-secret", priority: 2 });
+        }
+        i = JSON_PAIR.lastIndex;
+      }
+      JSON_DATA.lastIndex = Math.max(JSON_DATA.lastIndex, i);
+    }
+  },
+};
+
+/** Every structural rule. */
+export const STRUCTURAL_RULES: readonly Rule[] = [
+  pemRule,
+  puttyRule,
+  urlUserinfoRule,
+  ...SIG_RULES,
+  authzRule,
+  bearerRule,
+  cookieRule,
+  ...CLI_RULES,
+  awsPairRule,
+  k8sSecretRule,
+];
+
