@@ -43,8 +43,10 @@ export interface PendingJob {
   readonly job_id: string;
   readonly attempt: number;
   readonly diff_sha256: string | null;
-  /** ISO time the job was first submitted: bounds how long the gate keeps waiting. */
+  /** ISO time the job was first submitted. */
   readonly submitted_at: string | null;
+  /** Stops that have already found this job still running (bounds the provisional blocks). */
+  readonly polls: number;
 }
 
 export interface GateState {
@@ -94,6 +96,11 @@ export function gateStateOf(records: readonly unknown[]): GateState {
     consecutive_blocks: blocks,
   };
   if (last && last.verdict === "PENDING" && typeof last.job_id === "string") {
+    let polls = 0;
+    for (let i = turnStart(records); i < records.length; i++) {
+      const r = records[i];
+      if (isRec(r) && isVerdict(r) && r.verdict === "PENDING" && r.job_id === last.job_id) polls++;
+    }
     return {
       ...state,
       pending: {
@@ -101,6 +108,7 @@ export function gateStateOf(records: readonly unknown[]): GateState {
         attempt: last.attempt as number,
         diff_sha256: typeof last.diff_sha256 === "string" ? last.diff_sha256 : null,
         submitted_at: typeof last.submitted_at === "string" ? last.submitted_at : null,
+        polls,
       },
     };
   }

@@ -11,7 +11,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
 import { runProcess } from "./run.ts";
 import { keyIdOf } from "./verdict.ts";
@@ -36,7 +36,7 @@ export async function oracleCommand(argv: string[]): Promise<number> {
   return fail(sub ? `unknown oracle command "${sub}"` : "oracle needs a command", 2);
 }
 
-function parse(argv: string[], options: Parameters<typeof parseArgs>[0]["options"]) {
+function parse(argv: string[], options: ParseArgsOptionsConfig) {
   return parseArgs({ args: argv, options, allowPositionals: false, strict: true });
 }
 
