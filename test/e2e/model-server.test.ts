@@ -87,16 +87,16 @@ describe("scripted model server", () => {
     server = await startModelServer([[{ type: "text", text: "main turn" }]]);
     expect((await fetch(server.url, { method: "HEAD" })).status).toBe(200);
     expect(await (await post("/v1/messages/count_tokens", { messages: [] })).json()).toEqual({ input_tokens: 10 });
-    const side = await (await post("/v1/messages", { model: "m", messages: [{ role: "user", content: "title?" }] })).json();
+    const side: any = await (await post("/v1/messages", { model: "m", messages: [{ role: "user", content: "title?" }] })).json();
     expect(side.content[0].type).toBe("text");
-    const main = await (await post("/v1/messages", { model: "m", tools, messages: [{ role: "user", content: "go" }] })).json();
+    const main: any = await (await post("/v1/messages", { model: "m", tools, messages: [{ role: "user", content: "go" }] })).json();
     expect(main.content[0].text).toBe("main turn");
     expect(server.requests.map((r) => r.kind)).toEqual(["other", "other", "side", "main"]);
   });
 
   test("past the end of the script the model says Done.", async () => {
     server = await startModelServer([]);
-    const msg = await (await post("/v1/messages", { model: "m", tools, messages: [{ role: "user", content: "go" }] })).json();
+    const msg: any = await (await post("/v1/messages", { model: "m", tools, messages: [{ role: "user", content: "go" }] })).json();
     expect(msg.content).toEqual([{ type: "text", text: "Done." }]);
   });
 

@@ -10,7 +10,6 @@
  * (titles, summaries, count_tokens) get a short, harmless answer and never
  * advance the script.
  */
-import type { Server } from "bun";
 
 /** One content block of a scripted assistant turn. */
 export type Block =
@@ -212,7 +211,7 @@ function sideAnswer(body: MessagesRequest): Content {
  */
 export async function startModelServer(scenario: Scenario): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
-  const server: Server = Bun.serve({
+  const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
