@@ -33,11 +33,15 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   }
   const c = s[i];
   let flag = false;
+  let xml = false;
   if (c === "=" && s[i + 1] === ">") i += 2;
   else if (c === ":" && s[i + 1] === "=") i += 2;
   else if (c === "=" && s[i + 1] === "=") i += 2; // `password == "x"`: still a literal
   else if (c === "=" || c === ":") i += 1;
-  else if (c === ">" && s[keyStart - 1] === "<") i += 1; // <password>x</password>
+  else if (c === ">" && s[keyStart - 1] === "<") {
+    i += 1; // <password>x</password>
+    xml = true;
+  }
   else if (sp > 0 && s[keyStart - 1] === "-") flag = true; // --password x
   else return undefined;
   if (c === ":" && s[i] === "/" && s[i + 1] === "/") return undefined; // a URL scheme, not a key
@@ -78,6 +82,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
     if (BARE_STOP.has(cc) || (urlParam && (cc === 38 || cc === 35))) break;
     j++;
   }
+  if (xml && !s.startsWith("</", j)) return undefined;
   return { start, end: j, flag };
 }
 
@@ -135,7 +140,7 @@ export const CONTEXT_KEYWORDS: readonly string[] = [
 
 /** The key/value context rule. */
 export const contextRule: Rule = {
-  kinds: ["password", "generic-secret", "auth-credential", "session-cookie", "connection-string", "webhook-url", "aws-secret-access-key", "aws-session-token", "npm-auth", "gcp-private-key-id"],
+  kinds: ["password", "generic-secret", "api-key", "auth-credential", "session-cookie", "connection-string", "webhook-url", "aws-secret-access-key", "aws-session-token", "npm-auth", "gcp-private-key-id"],
   keywords: CONTEXT_KEYWORDS,
   scan: scanKeyValue,
 };

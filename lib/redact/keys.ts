@@ -81,6 +81,7 @@ function kindFor(words: readonly string[], term: string): KeyClass {
   if (/webhook/.test(j)) return { kind: "webhook-url", password: false };
   if (/private_?key/.test(j)) return { kind: "private-key", password: false };
   if (isPw) return { kind: "password", password: true };
+  if (term === "api_key" || term === "apikey" || term === "apitoken") return { kind: "api-key", password: false };
   return { kind: "generic-secret", password: false };
 }
 

@@ -265,8 +265,9 @@ const awsPairRule: Rule = {
 // ------------------------------------------------------ Kubernetes Secrets
 
 const YAML_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
-const JSON_DATA = /"(?:data|stringData)"\s{0,8}:\s{0,8}\{/g;
-const JSON_PAIR = /\s{0,64}"([^"\\\n]{1,253})"\s{0,8}:\s{0,8}"((?:[^"\\\n]|\\.){0,65536})"\s{0,64},?/y;
+// Raw or JSON-escaped (`\"data\": {\n  \"k\": \"v\"}` inside a JSON string).
+const JSON_DATA = /\\?"(?:data|stringData)\\?"\s{0,8}:\s{0,8}\{/g;
+const JSON_PAIR = /(?:\s|\\[nrt]){0,64}\\?"([^"\\\n]{1,253})\\?"\s{0,8}:\s{0,8}\\?"([^"\\\n]{0,65536})\\?"(?:\s|\\[nrt]){0,64},?/y;
 
 /**
  * `kind: Secret` (YAML or JSON text, e.g. `kubectl get secret -o yaml`): every
@@ -274,9 +275,10 @@ const JSON_PAIR = /\s{0,64}"([^"\\\n]{1,253})"\s{0,8}:\s{0,8}"((?:[^"\\\n]|\\.){
  */
 const k8sSecretRule: Rule = {
   kinds: ["k8s-secret"],
-  keywords: ["kind: secret", "\"kind\": \"secret\"", "\"kind\":\"secret\""],
+  keywords: ["kind: secret", "\"kind\": \"secret\"", "\"kind\":\"secret\"", "\\\"kind\\\": \\\"secret\\\"", "\\\"kind\\\":\\\"secret\\\""],
   scan(ctx, pos, kw) {
     const after = ctx.s[pos + kw.length] ?? "";
+    // The escaped keyword ends in a backslash-quote; the plain ones in the word itself.
     if (/[A-Za-z0-9]/.test(after)) return; // SecretProviderClass
     const { s } = ctx;
     let docStart = s.lastIndexOf("\n---", pos);
@@ -322,7 +324,7 @@ const k8sSecretRule: Rule = {
       for (let p = JSON_PAIR.exec(doc); p; p = JSON_PAIR.exec(doc)) {
         const v = p[2]!;
         if (v !== "") {
-          const start = docStart + p.index + p[0].lastIndexOf(`"${v}"`) + 1;
+          const start = docStart + p.index + p[0].lastIndexOf(v);
           push(ctx, { from: start, start, end: start + v.length, kind: "k8s-secret", priority: 2 });
         }
         i = JSON_PAIR.lastIndex;
