@@ -14,6 +14,9 @@ import { readSession, UNATTRIBUTED } from "../trace/store.ts";
 
 export const SUPPORTED_HARNESSES = ["claude"] as const;
 
+/** The record types the outcome is derived from; the rest of a session file is not parsed. */
+const OUTCOME_TYPES = ["session_start", "message", "oracle_verdict"] as const;
+
 async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string): Promise<Facts> {
   const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId: randomUUID };
   const p = ctx.payload as Record<string, unknown>;
@@ -21,7 +24,7 @@ async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string):
     facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
   }
   if (hook === "session-end") {
-    facts.outcome = outcomeOf(readSession(ctx.home, sessionId).records);
+    facts.outcome = outcomeOf(readSession(ctx.home, sessionId, OUTCOME_TYPES).records);
   }
   return facts;
 }

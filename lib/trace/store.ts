@@ -88,16 +88,25 @@ export interface SessionRead {
   readonly problems: LineProblem[];
 }
 
-/** Parse a session file's text; corrupt lines are reported with their number and skipped. */
-export function parseSessionText(file: string, text: string): SessionRead {
+/**
+ * Parse a session file's text; corrupt lines are reported with their number
+ * and skipped. With `types`, only records of those types are parsed: a line is
+ * skipped unless it contains `"type":"<t>"`, which JSON string escaping makes
+ * impossible inside a string value, so the filter never drops a wanted record
+ * and spares parsing megabytes of tool output on the Stop and SessionEnd path.
+ */
+export function parseSessionText(file: string, text: string, types?: readonly string[]): SessionRead {
   const records: TraceRecord[] = [];
   const problems: LineProblem[] = [];
   const lines = text.split("\n");
+  const needles = types?.map((t) => `"type":${JSON.stringify(t)}`);
   lines.forEach((line, i) => {
     if (line === "" && i === lines.length - 1) return;
+    if (needles && !needles.some((n) => line.includes(n))) return;
     try {
       const v = JSON.parse(line);
       if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not a JSON object");
+      if (types && !types.includes(v.type)) return;
       records.push(v as TraceRecord);
     } catch (e) {
       problems.push({ file, line: i + 1, error: e instanceof Error ? e.message.slice(0, 200) : "unreadable" });
@@ -106,11 +115,11 @@ export function parseSessionText(file: string, text: string): SessionRead {
   return { records, problems };
 }
 
-/** Read a session's records; a missing file is an empty session. */
-export function readSession(home: string, sessionId: string): SessionRead {
+/** Read a session's records (optionally only some types); a missing file is an empty session. */
+export function readSession(home: string, sessionId: string, types?: readonly string[]): SessionRead {
   const path = sessionPath(home, sessionId);
   if (!existsSync(path)) return { records: [], problems: [] };
-  return parseSessionText(path, readFileSync(path, "utf8"));
+  return parseSessionText(path, readFileSync(path, "utf8"), types);
 }
 
 export interface SessionFile {

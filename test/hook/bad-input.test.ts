@@ -55,7 +55,7 @@ describe("bad input never breaks the hook", () => {
       const next = await run(["post-tool-use"], { stdin: postToolUse(sid), env: env(), cwd: work });
       expect(next.code).toBe(0);
       expect(recordsIn(home, `${sid}.jsonl`)).toHaveLength(1);
-    });
+    }, 30_000);
   }
 
   test("__proto__ keys are kept as data and pollute nothing", async () => {
@@ -165,7 +165,7 @@ test("a 30 MB tool_response is recorded cut, with the full value's sha256 and si
   expect(rec.output.stdout.bytes).toBe(big.length);
   expect(rec.output.stdout.sha256).toBe(new Bun.CryptoHasher("sha256").update(big).digest("hex"));
   expect(rec.output.stdout.head.length).toBe(256 * 1024);
-});
+}, 60_000);
 
 test("stdin past the 64 MB cap is drained, and the record says it was cut", async () => {
   const head = '{"session_id":"huge","tool_response":"';
@@ -181,4 +181,4 @@ test("stdin past the 64 MB cap is drained, and the record says it was cut", asyn
   expect(rec.type).toBe("payload_cut");
   expect(rec.bytes).toBe(payload.length);
   expect(rec.head.cut ?? false).toBe(false);
-});
+}, 60_000);

@@ -31,7 +31,7 @@ test("64 concurrent post-tool-use processes for one session: 64 intact records",
   const ids = new Set(lines.map((l) => JSON.parse(l).tool_use_id));
   expect(ids.size).toBe(64);
   for (const l of lines) expect(JSON.parse(l).output.stdout).toMatch(/^\d+:z{50000}$/);
-});
+}, 60_000);
 
 test("records are appended, never rewritten", async () => {
   const path = join(home, "sessions", "append.jsonl");
@@ -68,7 +68,7 @@ test("stdin that never closes: the hard deadline exits 0 before the declared tim
   expect(ms).toBeGreaterThanOrEqual(spec.capMs - 50);
   expect(ms).toBeLessThan(spec.timeoutS * 1000);
   expect(await Bun.file(join(home, "errors.log")).text()).toContain("stage=deadline");
-});
+}, 30_000);
 
 describe("every hook subcommand: exit 0, silent, recorded", () => {
   const payloads: Record<HookName, Record<string, unknown>> = {

@@ -49,3 +49,14 @@ test("a record is one line ending in a newline", () => {
   const text = readFileSync(join(home, "sessions", `${id}.jsonl`), "utf8");
   expect(text.split("\n")).toEqual([expect.any(String), ""]);
 });
+
+test("a type filter returns exactly the records of those types, even when other records quote the type", () => {
+  const text = [
+    JSON.stringify({ type: "session_start", base_commit: "b" }),
+    JSON.stringify({ type: "tool_call", output: { stdout: '{"type":"oracle_verdict"}' } }),
+    JSON.stringify({ type: "tool_call", output: { type: "oracle_verdict" } }),
+    JSON.stringify({ type: "oracle_verdict", attempt: 1 }),
+  ].join("\n");
+  const { records } = parseSessionText("f", text, ["oracle_verdict", "session_start"]);
+  expect(records.map((r) => r.type as string)).toEqual(["session_start", "oracle_verdict"]);
+});
