@@ -9,6 +9,8 @@
  * @example
  * ```ts
  * unifiedHunks("a\nb\n", "a\nc\n").text; // "@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+ * // A hunk further down is headed by the nearest line above it that starts
+ * // with a letter, "_" or "$", as git's default funcname rule does.
  * ```
  */
 import diffSequences from "diff-sequences";
@@ -71,6 +73,25 @@ function range(start: number, count: number): string {
   return count === 1 ? `${s}` : `${s},${count}`;
 }
 
+/**
+ * git's default hunk-header context: the nearest line above the hunk that
+ * starts with a letter, "_" or "$", trailing space trimmed, at most 80 bytes
+ * (cut at a whole character, so the patch stays valid UTF-8).
+ */
+function funcName(a: readonly string[], start: number): string {
+  for (let i = start - 1; i >= 0; i--) {
+    const line = a[i]!;
+    if (!/^[A-Za-z_$]/.test(line)) continue;
+    let text = line;
+    if (Buffer.byteLength(text) > 80) {
+      text = Buffer.from(text).subarray(0, 80).toString("utf8");
+      if (text.endsWith("\uFFFD")) text = text.slice(0, -1);
+    }
+    return text.replace(/[ \t\n\v\f\r]+$/, "");
+  }
+  return "";
+}
+
 function emit(out: string[], prefix: string, line: string): void {
   out.push(prefix, line);
   if (!line.endsWith("\n")) out.push("\n\\ No newline at end of file\n");
@@ -97,7 +118,8 @@ export function unifiedHunks(oldText: string, newText: string, context = 3): Hun
     const b0 = first.b0 - lead;
     const aCount = last.a1 + trail - a0;
     const bCount = last.b1 + trail - b0;
-    out.push(`@@ -${range(a0, aCount)} +${range(b0, bCount)} @@\n`);
+    const func = funcName(a, a0);
+    out.push(`@@ -${range(a0, aCount)} +${range(b0, bCount)} @@${func ? ` ${func}` : ""}\n`);
     let pos = a0;
     for (let k = i; k <= j; k++) {
       const c = changes[k]!;

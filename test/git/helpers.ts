@@ -69,7 +69,7 @@ export function recordedTree(sb: Sandbox, repo: string): string[] {
   const gitdir = git(sb, repo, ["rev-parse", "--absolute-git-dir"]).trim();
   const tmpIndex = path.join(sb.dir, `index-${process.hrtime.bigint()}`);
   const real = path.join(gitdir, "index");
-  if (fs.existsSync(real)) fs.copyFileSync(real, tmpIndex);
+  if (fs.existsSync(real)) copyIndex(real, tmpIndex);
   try {
     const env = { GIT_INDEX_FILE: tmpIndex };
     git(sb, repo, ["add", "-A"], env);
@@ -77,6 +77,17 @@ export function recordedTree(sb: Sandbox, repo: string): string[] {
   } finally {
     fs.rmSync(tmpIndex, { force: true });
   }
+}
+
+/**
+ * Copy an index keeping its mtime: git trusts entries older than the index
+ * file, so a fresh mtime would make git miss same-size edits made in the
+ * same second as the last index write.
+ */
+export function copyIndex(from: string, to: string): void {
+  fs.copyFileSync(from, to);
+  const st = fs.statSync(from);
+  fs.utimesSync(to, st.atime, st.mtime);
 }
 
 /** A fresh checkout of `commit` from `src`, in a new directory. */
