@@ -31,6 +31,9 @@ import { readSession } from "../trace/store.ts";
 import { blockCapFrom, blocksBefore, decide, BLOCK_REASON, DEFAULT_MAX_ATTEMPTS, type Decision, type VerdictState } from "./decide.ts";
 import { gateStateOf, type GateState } from "./outcome.ts";
 
+/** The record types the gate state is derived from; tool calls are never parsed on Stop. */
+const GATE_RECORD_TYPES = ["session_start", "message", "oracle_verdict"] as const;
+
 /** Task id when neither TRACEGATE_TASK_ID nor the config's `task_id` names one. */
 export const DEFAULT_TASK_ID = "default";
 
@@ -105,7 +108,7 @@ export function createStopGate(observe: HookHandler): HookHandler {
     const started = performance.now();
     let state: GateState = { base_commit: null, next_attempt: 1, attempts_in_turn: 0, consecutive_blocks: 0 };
     try {
-      state = gateStateOf(readSession(ctx.home, sessionId).records);
+      state = gateStateOf(readSession(ctx.home, sessionId, GATE_RECORD_TYPES).records);
     } catch {
       // An unreadable store reads as a fresh session: attempts restart, never a wedge.
     }
