@@ -64,14 +64,19 @@ const puttyRule: Rule = {
   kinds: ["putty-private-key"],
   keywords: ["putty-user-key-file-"],
   scan(ctx, pos) {
+    if (pos < (ctx.memo.putty ?? 0)) return;
     const win = ctx.lower.slice(pos, pos + 16384);
     const pl = win.indexOf("private-lines:");
-    if (pl < 0) return;
+    if (pl < 0) {
+      ctx.memo.putty = pos + 16384;
+      return;
+    }
     let end = win.indexOf("private-mac:", pl);
     if (end >= 0) {
       const nl = win.slice(end).search(/\r|\n|\\n|"/);
       end = nl < 0 ? win.length : end + nl;
     } else end = Math.min(win.length, pl + 8192);
+    ctx.memo.putty = pos + end;
     push(ctx, { from: pos, start: pos + pl, end: pos + end, kind: "putty-private-key", priority: 2.8 });
   },
 };
@@ -281,10 +286,14 @@ const k8sSecretRule: Rule = {
     // The escaped keyword ends in a backslash-quote; the plain ones in the word itself.
     if (/[A-Za-z0-9]/.test(after)) return; // SecretProviderClass
     const { s } = ctx;
-    let docStart = s.lastIndexOf("\n---", pos);
-    docStart = Math.max(docStart < 0 ? 0 : docStart, pos - 32768, ctx.memo.k8s ?? 0);
-    let docEnd = s.indexOf("\n---", pos);
-    docEnd = Math.min(docEnd < 0 ? s.length : docEnd, pos + 65536);
+    if (pos < (ctx.memo.k8s ?? 0)) return;
+    // Bounded searches for the YAML document separators: an unbounded
+    // lastIndexOf/indexOf per keyword hit would be quadratic.
+    const backFrom = Math.max(0, pos - 32768, ctx.memo.k8s ?? 0);
+    const sep = s.slice(backFrom, pos).lastIndexOf("\n---");
+    const docStart = sep < 0 ? backFrom : backFrom + sep;
+    const fwd = s.slice(pos, pos + 65536).indexOf("\n---");
+    const docEnd = fwd < 0 ? Math.min(s.length, pos + 65536) : pos + fwd;
     if (docEnd <= docStart) return;
     ctx.memo.k8s = docEnd;
     const doc = s.slice(docStart, docEnd);

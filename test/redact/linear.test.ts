@@ -1,0 +1,65 @@
+/**
+ * No rule backtracks super-linearly: for every rule, 1 MB of near misses built
+ * from its own keywords costs about 4x what 256 KB costs. The bound is a
+ * generous ratio (quadratic would be ~16x), never a wall-clock limit.
+ */
+import { describe, expect, test } from "bun:test";
+import { BUILTIN_RULES, scan } from "../../lib/redact/engine.ts";
+
+function nearMisses(keywords: readonly string[], size: number): string {
+  const patterns: string[] = [];
+  for (const kw of keywords) {
+    const up = kw.toUpperCase();
+    const cased = /[a-z]/.test(kw) && /^(akia|asia|abia|acca|aiza|ltai|hrku|nrak|absk|atbb|atatt3|ezak|gr1348941|age-secret|pmak|cfpat|gocspx)/.test(kw) ? up : kw;
+    patterns.push(
+      cased.repeat(8),
+      cased + "A".repeat(300) + "_",
+      cased + "a1B2".repeat(60) + "@",
+      cased + "=" + "x9".repeat(400) + " ",
+      cased + ":" + " ".repeat(4) + '"' + "q".repeat(500),
+      cased + "-----END " + "M".repeat(100),
+      cased + "://" + "u".repeat(200) + ":" + "p".repeat(200),
+      "\n".repeat(3) + cased + "\n  data:\n" + "  k: v\n".repeat(20),
+    );
+  }
+  let out = "";
+  let i = 0;
+  while (out.length < size) out += patterns[i++ % patterns.length]!;
+  return out.slice(0, size);
+}
+
+function cost(rules: typeof BUILTIN_RULES, s: string): number {
+  // Best of five after a full GC: the machine is noisy and a collection
+  // landing in one run says nothing about the rule; the ratio is what matters.
+  let best = Infinity;
+  for (let k = 0; k < 5; k++) {
+    Bun.gc(true);
+    const t0 = performance.now();
+    scan(s, rules);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+describe("every rule scans near misses in linear time", () => {
+  for (const [i, rule] of BUILTIN_RULES.entries()) {
+    test(`rule ${i} (${rule.kinds[0]}) 256 KB vs 1 MB`, () => {
+      const small = nearMisses(rule.keywords, 256 * 1024);
+      const big = nearMisses(rule.keywords, 1024 * 1024);
+      cost([rule], small); // warm the JIT and the lazily compiled regex
+      // The rule's own work: minus the shared lowercase pass, whose cost steps
+      // up once the string outgrows the CPU cache and says nothing about the rule.
+      const measure = (): [number, number] => [
+        Math.max(0, cost([rule], small) - cost([], small)),
+        Math.max(0, cost([rule], big) - cost([], big)),
+      ];
+      let [a, b] = measure();
+      // 4x the input; allow 12x (noise, cache effects) but not the 16x+ of
+      // quadratic work. A noisy outlier gets one re-measure. Below 20 ms for a
+      // full megabyte the ratio is noise, and the rule is fast anyway.
+      if (b > 20 && b / Math.max(a, 1) >= 12) [a, b] = measure();
+      if (b > 20 && b / Math.max(a, 1) >= 12) console.error(`rule ${i}: 256KB ${a.toFixed(1)} ms, 1MB ${b.toFixed(1)} ms`);
+      if (b > 20) expect(b / Math.max(a, 1)).toBeLessThan(12);
+    }, 60_000);
+  }
+});
