@@ -6,7 +6,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { outcomeOf } from "../gate/outcome.ts";
-import { repoHead } from "../git/head.ts";
 import { claudeRecords, sessionIdOf, type Facts } from "../harness/claude.ts";
 import type { HookName } from "../hook/caps.ts";
 import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
@@ -21,6 +20,9 @@ async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string):
   const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId: randomUUID };
   const p = ctx.payload as Record<string, unknown>;
   if (hook === "session-start") {
+    // Loaded here, not at the top: isomorphic-git is the heaviest module and
+    // only SessionStart needs it.
+    const { repoHead } = await import("../git/head.ts");
     facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
   }
   if (hook === "session-end") {
