@@ -85,13 +85,57 @@ export function parseConfigText(text: string, file: string, validate: Validate):
   return bad.length ? { value: null, errors: bad } : { value, errors: [] };
 }
 
+/**
+ * Whether a user pattern can backtrack super-linearly: a quantified group
+ * that itself contains a quantifier (star height above one, as in `(a+)+`),
+ * or a backreference. Bun's regex engine backtracks, and a hook stuck inside
+ * one synchronous match cannot be stopped by its own deadline timer, so such
+ * patterns are refused rather than run on every tool call.
+ *
+ * @example
+ * ```ts
+ * unsafePattern("acme_[A-Za-z0-9]{32}"); // false
+ * unsafePattern("(a+)+$");               // true
+ * ```
+ */
+export function unsafePattern(source: string): boolean {
+  if (/\\[1-9]|\\k</.test(source)) return true;
+  const stack: boolean[] = [];
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "(") stack.push(false);
+    else if (c === ")") {
+      const hadQuantifier = stack.pop() ?? false;
+      const next = source[i + 1];
+      const quantified = next === "*" || next === "+" || next === "?" || next === "{";
+      if (hadQuantifier && quantified && next !== "?") return true;
+      if (stack.length && (hadQuantifier || quantified)) stack[stack.length - 1] = true;
+    } else if ((c === "*" || c === "+" || c === "{") && stack.length) stack[stack.length - 1] = true;
+  }
+  return false;
+}
+
 function checkPatterns(extra: RedactPattern[], file: string): string[] {
   const errors: string[] = [];
   for (const p of extra) {
     try {
       new RegExp(p.pattern, "g");
-    } catch (e) {
+    } catch {
       errors.push(`${file}: redact.extra pattern for "${p.kind}" is not a valid regular expression`);
+      continue;
+    }
+    if (unsafePattern(p.pattern)) {
+      errors.push(`${file}: redact.extra pattern for "${p.kind}" nests quantifiers or uses a backreference; rewrite it with bounded, unnested quantifiers`);
     }
   }
   return errors;
