@@ -1,5 +1,115 @@
-import { fail } from "../cli/print.ts";
+/**
+ * `tracegate redact`: stdin to stdout with secrets replaced.
+ *
+ *   tracegate redact            raw text
+ *   tracegate redact --json     JSON (or JSON Lines) in, JSON out, string leaves redacted with their keys as context
+ *   tracegate redact --explain  what was found where, by kind, never the values
+ *
+ * @example
+ * ```sh
+ * cat .env | tracegate redact
+ * tracegate show S --json | tracegate redact --json --explain
+ * ```
+ */
+import { parseArgs } from "node:util";
+import { err, fail, out } from "../cli/print.ts";
+import { createRedactor, type Found, type RedactConfig } from "./index.ts";
+import { loadFingerprintKey } from "./fingerprint.ts";
+import { dataDir } from "../config/paths.ts";
 
-export async function redactCommand(_argv: string[]): Promise<number> {
-  return fail("this command is not built yet", 2);
+const USAGE = "usage: tracegate redact [--json] [--explain] < input";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(typeof c === "string" ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function describe(found: readonly Found[], json: boolean): string {
+  if (found.length === 0) return "no secrets found\n";
+  const lines = found.map((f) => {
+    const where = json ? `${f.path}${f.line > 1 || f.column > 1 ? ` ${f.line}:${f.column}` : ""}` : `${f.line}:${f.column}`;
+    return `${where}\t${f.kind}${f.checksum ? "\t(checksum verified)" : ""}`;
+  });
+  const byKind = new Map<string, number>();
+  for (const f of found) byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);
+  const summary = [...byKind].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(", ");
+  return `${lines.join("\n")}\n${found.length} finding${found.length === 1 ? "" : "s"}: ${summary}\n`;
+}
+
+/** Parses JSON, or JSON Lines when the whole input is not one JSON value. */
+function parseJsonInput(text: string): { values: unknown[]; lines: boolean } | { error: string } {
+  try {
+    return { values: [JSON.parse(text)], lines: false };
+  } catch (e) {
+    const rows = text.split("\n").filter((l) => l.trim() !== "");
+    if (rows.length > 1) {
+      const values: unknown[] = [];
+      for (const [i, row] of rows.entries()) {
+        try {
+          values.push(JSON.parse(row));
+        } catch (e2) {
+          return { error: `line ${i + 1}: ${(e2 as Error).message}` };
+        }
+      }
+      return { values, lines: true };
+    }
+    return { error: (e as Error).message };
+  }
+}
+
+/**
+ * The `redact` command. Exit 0 on success, 1 on bad input, 2 on bad usage.
+ *
+ * @example
+ * ```ts
+ * await redactCommand(["--json"]); // reads stdin, writes redacted JSON to stdout
+ * ```
+ */
+export async function redactCommand(argv: string[], config: RedactConfig = {}): Promise<number> {
+  let opts: { json?: boolean; explain?: boolean; help?: boolean };
+  try {
+    opts = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, explain: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (e) {
+    return fail(`${(e as Error).message}\n${USAGE}`, 2);
+  }
+  if (opts.help) {
+    out(`${USAGE}\n\nReads stdin and writes it to stdout with secrets replaced by [REDACTED:<kind>:<tag>].\n  --json     input is JSON (or JSON Lines); string values are redacted using their keys as context\n  --explain  list what was found where, by kind, without the values (instead of the output)\n`);
+    return 0;
+  }
+  let input: string;
+  try {
+    input = await readStdin();
+  } catch (e) {
+    return fail(`cannot read stdin: ${(e as Error).message}`);
+  }
+  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...config });
+  if (!opts.json) {
+    const r = redactor.explainText!(input);
+    out(opts.explain ? describe(r.found, false) : r.output);
+    return 0;
+  }
+  const parsed = parseJsonInput(input);
+  if ("error" in parsed) return fail(`--json: input is not valid JSON (${parsed.error})`);
+  const found: Found[] = [];
+  const outputs: string[] = [];
+  try {
+    for (const [i, v] of parsed.values.entries()) {
+      const r = redactor.explainValue!(v);
+      for (const f of r.found) found.push(parsed.lines ? { ...f, path: `line ${i + 1} ${f.path}` } : f);
+      outputs.push(JSON.stringify(r.output, null, parsed.lines ? undefined : 2));
+    }
+  } catch (e) {
+    // JSON.parse accepts nesting that JSON.stringify cannot walk back out.
+    return fail(`--json: cannot process input (${(e as Error).message})`);
+  }
+  if (opts.explain) out(describe(found, true));
+  else out(`${outputs.join("\n")}\n`);
+  void err;
+  return 0;
 }

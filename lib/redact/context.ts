@@ -102,6 +102,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   let b = pos;
   while (b < s.length && b - pos < KEY_MAX && isKeyChar(s.charCodeAt(b))) b++;
   ctx.memo.kv = b;
+  // Our own tag (`[REDACTED:password:1a2b]`) is not a key: redacting twice changes nothing.
+  if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://user:pass@` is URL userinfo (its own rule keeps the host).
   if (a >= 3 && s.startsWith("://", a - 3)) return;
   // `--db-password`, `.password`, `-Dpassword`: strip flag dashes and dots for naming only.

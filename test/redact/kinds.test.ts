@@ -5,25 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createRedactor, KINDS } from "../../lib/redact/index.ts";
-import { BLOCK_WRAPPERS, Gen, hardNegatives, rng, SHAPES, WRAPPERS } from "./shapes.ts";
+import { BLOCK_WRAPPERS, Gen, hardNegatives, leak, rng, SHAPES, WRAPPERS } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "test-key" });
-
-/** The first 12-char window of `secret` still present in `out`, if any. */
-export function leak(out: string, secret: string): string | undefined {
-  const parts = secret.split(/[\n\\]+/).filter((p) => p.length > 0);
-  for (const p of parts) {
-    if (p.length < 12) {
-      if (parts.length === 1 && out.includes(p)) return p;
-      continue;
-    }
-    for (let i = 0; i + 12 <= p.length; i++) {
-      const w = p.slice(i, i + 12);
-      if (out.includes(w)) return w;
-    }
-  }
-  return undefined;
-}
 
 describe("every shape is redacted in every wrapper", () => {
   const g = new Gen(rng(0x5eed));

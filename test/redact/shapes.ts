@@ -344,3 +344,20 @@ export function hardNegatives(g: Gen): string[] {
     `"password_min_length": 12, "token_ttl": 3600, "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs"`,
   ];
 }
+
+/** The first 12-char window of `secret` still present in `out`, if any. */
+export function leak(out: string, secret: string): string | undefined {
+  const parts = secret.split(/[\n\\]+/).filter((p) => p.length > 0);
+  for (const p of parts) {
+    if (p.length < 12) {
+      if (parts.length === 1 && out.includes(p)) return p;
+      continue;
+    }
+    for (let i = 0; i + 12 <= p.length; i++) {
+      const w = p.slice(i, i + 12);
+      if (out.includes(w)) return w;
+    }
+  }
+  return undefined;
+}
+

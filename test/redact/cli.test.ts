@@ -1,0 +1,75 @@
+/**
+ * `tracegate redact` end to end: a real process, stdin in, stdout out.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { A, Gen, leak, rng } from "./shapes.ts";
+
+const home = mkdtempSync(join(tmpdir(), "tg-redact-cli-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+const MAIN = join(import.meta.dir, "../../main.ts");
+
+async function run(args: string[], stdin: string): Promise<{ code: number; out: string; err: string }> {
+  const p = Bun.spawn([process.execPath, MAIN, "redact", ...args], {
+    stdin: new TextEncoder().encode(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TRACEGATE_HOME: home, TRACEGATE_CONFIG: join(home, "none.jsonc") },
+  });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, out, err };
+}
+
+const g = new Gen(rng(99));
+
+describe("tracegate redact", () => {
+  test("raw text: secrets replaced, the rest byte-for-byte", async () => {
+    const pw = g.s(A.b62, 16);
+    const tok = "ghp_" + g.s(A.b62, 36);
+    const input = `# .env\nDB_PASSWORD=${pw}\nGITHUB_TOKEN=${tok}\nLOG_LEVEL=debug\n`;
+    const r = await run([], input);
+    expect(r.code).toBe(0);
+    expect(leak(r.out, pw)).toBeUndefined();
+    expect(leak(r.out, tok.slice(4))).toBeUndefined();
+    expect(r.out).toMatch(/^# \.env\nDB_PASSWORD=\[REDACTED:password:[0-9a-f]{4}\]\nGITHUB_TOKEN=ghp_\[REDACTED:github-pat:[0-9a-f]{4}\]\nLOG_LEVEL=debug\n$/);
+  });
+
+  test("--json: keys give context; JSON Lines work too", async () => {
+    const pw = g.s(A.b62, 16);
+    const r = await run(["--json"], JSON.stringify({ password: pw, input_tokens: 3 }));
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.out);
+    expect(v.input_tokens).toBe(3);
+    expect(v.password).toMatch(/^\[REDACTED:password:/);
+    const lines = await run(["--json"], `{"password":"${pw}"}\n{"ok":true}\n`);
+    expect(lines.code).toBe(0);
+    expect(lines.out.trim().split("\n").map((l) => JSON.parse(l))[1]).toEqual({ ok: true });
+    expect(lines.out).not.toContain(pw);
+  });
+
+  test("--explain: where and what kind, never the value", async () => {
+    const tok = "npm_" + g.s(A.b62, 36);
+    const pw = g.s(A.b62, 16);
+    const r = await run(["--explain"], `line one\n//registry.npmjs.org/:_authToken=${tok}\npassword: ${pw}\n`);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("2:");
+    expect(r.out).toContain("npm-token");
+    expect(r.out).toContain("password");
+    expect(r.out).not.toContain(pw);
+    expect(leak(r.out, tok.slice(4))).toBeUndefined();
+    const j = await run(["--json", "--explain"], JSON.stringify({ a: { b: [`x ${tok}`] } }));
+    expect(j.out).toContain("$.a.b[0]");
+  });
+
+  test("bad input and bad usage: a clear error and a non-zero exit", async () => {
+    const bad = await run(["--json"], "{not json");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("not valid JSON");
+    expect(bad.out).toBe("");
+    const usage = await run(["--nope"], "");
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain("usage: tracegate redact");
+  });
+});
