@@ -13,7 +13,24 @@
  * // with a letter, "_" or "$", as git's default funcname rule does.
  * ```
  */
-import diffSequences from "diff-sequences";
+import * as diffSequencesModule from "diff-sequences";
+
+type DiffSequences = (
+  aLength: number,
+  bLength: number,
+  isCommon: (aIndex: number, bIndex: number) => boolean,
+  foundSubsequence: (nCommon: number, aCommon: number, bCommon: number) => void,
+) => void;
+
+// diff-sequences is CommonJS with `exports.default`; depending on the bundler's
+// interop the function sits one or two `default`s deep (the compiled binary
+// sees the module object where `bun run` sees the function).
+const diffSequences: DiffSequences = (() => {
+  let m: unknown = diffSequencesModule;
+  for (let i = 0; i < 3 && typeof m !== "function"; i++) m = (m as { default?: unknown }).default;
+  if (typeof m !== "function") throw new Error("diff-sequences: no function export");
+  return m as DiffSequences;
+})();
 
 export interface Hunks {
   /** The hunks, each line ending in "\n". Empty when the texts are equal. */

@@ -51,7 +51,9 @@ const decoder = new TextDecoder();
  * Parse an index file's bytes. Throws IndexFormatError on a file that is not
  * an index.
  */
-export function parseIndex(buf: Uint8Array): GitIndex {
+export function parseIndex(bytes: Uint8Array): GitIndex {
+  // Buffer's native hex and utf8 slicing are several times faster than JS loops.
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (buf.length < 12 || decoder.decode(buf.subarray(0, 4)) !== "DIRC") throw new IndexFormatError("not a git index");
   const version = view.getUint32(4);
@@ -100,7 +102,7 @@ export function parseIndex(buf: Uint8Array): GitIndex {
     const mode = view.getUint32(pos + 24);
     if ((mode & 0o170000) === 0o040000) incomplete = true; // sparse-index directory entry
     entries[n] = {
-      path: decoder.decode(nameBytes),
+      path: version === 4 ? decoder.decode(nameBytes) : buf.toString("utf8", namePos, namePos + nameBytes.length),
       ctimeS: view.getUint32(pos),
       ctimeNs: view.getUint32(pos + 4),
       mtimeS: view.getUint32(pos + 8),
@@ -109,7 +111,7 @@ export function parseIndex(buf: Uint8Array): GitIndex {
       ino: view.getUint32(pos + 20),
       mode,
       size: view.getUint32(pos + 36),
-      oid: hex(buf, pos + 40),
+      oid: buf.toString("hex", pos + 40, pos + 60),
       stage: (flags >> 12) & 3,
       assumeValid: (flags & 0x8000) !== 0,
       skipWorktree: (extended & 0x4000) !== 0,

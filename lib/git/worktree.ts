@@ -100,6 +100,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
   const dirty = new Set<string>();
   const tracked = new Set<string>();
   const gitlinks = new Set<string>();
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
 
   for (const e of index.entries) {
     const p = e.path;
@@ -109,7 +110,8 @@ export function scanWorktree(opts: ScanOptions): Worktree {
       entries.set(p, { mode: e.mode, oid: e.oid });
       continue;
     }
-    const abs = path.join(root, p);
+    // Index paths are already normal; concatenation is cheaper than path.join per file.
+    const abs = `${prefix}${p}`;
     if (e.mode === MODE_GITLINK) {
       gitlinks.add(p);
       const head = submoduleHead(abs);
@@ -118,10 +120,13 @@ export function scanWorktree(opts: ScanOptions): Worktree {
       if (oid !== e.oid) markDirty(dirty, p);
       continue;
     }
-    let st: fs.Stats;
+    let st: fs.Stats | undefined;
     try {
-      st = fs.lstatSync(abs);
+      st = fs.lstatSync(abs, { throwIfNoEntry: false });
     } catch {
+      st = undefined; // ENOTDIR: a parent became a file
+    }
+    if (!st) {
       markDirty(dirty, p); // deleted
       continue;
     }

@@ -1,0 +1,163 @@
+/**
+ * Benchmark: `tracegate diff` (the compiled binary) against git producing
+ * the same content (`git add -A` into a throwaway index, then
+ * `git diff --cached --binary --no-renames BASE`), on generated repositories
+ * of 10,000 and 100,000 files with a few dozen changed, new and deleted files
+ * and an ignored node_modules. Runs alternate; prints medians, the ratio and
+ * peak RSS (from /usr/bin/time when present).
+ *
+ * Usage: bun bench/diff/run.ts [--sizes 10000,100000] [--runs 7] [--bin dist/tracegate]
+ * Repositories are generated once under $TMPDIR/tracegate-bench-diff-N and reused.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "10000,100000" },
+    runs: { type: "string", default: "7" },
+    bin: { type: "string", default: path.resolve(import.meta.dir, "../../dist/tracegate") },
+  },
+});
+const SIZES = values.sizes!.split(",").map(Number);
+const RUNS = Number(values.runs);
+const BIN = path.resolve(values.bin!);
+const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+
+const env = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: os.tmpdir(),
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@example.invalid",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@example.invalid",
+  TRACEGATE_INTERNAL: "1",
+  // No background auto-gc racing the explicit one.
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "gc.auto",
+  GIT_CONFIG_VALUE_0: "0",
+};
+
+function run(cmd: string, args: string[], cwd: string, extra: Record<string, string> = {}): { ms: number; kb: number; stdout: string } {
+  const full = TIME ? [TIME, ["-f", "%M", cmd, ...args]] as const : [cmd, args] as const;
+  const t0 = performance.now();
+  const r = spawnSync(full[0], full[1], { cwd, env: { ...env, ...extra }, encoding: "utf8", maxBuffer: 1 << 30 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
+  const kb = TIME ? Number(r.stderr.trim().split("\n").pop()) : 0;
+  return { ms, kb, stdout: r.stdout };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return run("git", args, cwd).stdout;
+}
+
+/** Deterministic pseudo-random text. */
+function text(i: number, lines: number): string {
+  let s = "";
+  for (let l = 0; l < lines; l++) s += `line ${l} of file ${i}: ${((i * 2654435761 + l * 40503) >>> 0).toString(36)}\n`;
+  return s;
+}
+
+function generate(n: number): { root: string; base: string } {
+  const root = path.join(os.tmpdir(), `tracegate-bench-diff-${n}`);
+  const marker = path.join(root, ".bench-base");
+  if (fs.existsSync(marker)) {
+    const base = fs.readFileSync(marker, "utf8").trim();
+    // Undo the previous run's changes: back to the base, then re-apply below.
+    git(root, "reset", "-q", "--hard", base);
+    git(root, "clean", "-qfd");
+    return { root, base };
+  }
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root, { recursive: true });
+  git(root, "init", "-q");
+  // About 100 files a directory, two levels deep, like a real source tree.
+  for (let i = 0; i < n; i++) {
+    const dir = path.join(root, `pkg${i % Math.ceil(n / 1000)}`, `mod${Math.floor(i / 100) % 10}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `file${i}.ts`), text(i, 5 + (i % 30)));
+  }
+  fs.writeFileSync(path.join(root, ".gitignore"), "node_modules/\n*.log\n");
+  const past = new Date(Date.now() - 3600_000);
+  git(root, "add", "-A");
+  git(root, "commit", "-q", "-m", "base");
+  git(root, "gc", "-q");
+  // Age the files so the index's stat data is trusted, then let git refresh the index.
+  spawnSync("find", [root, "-path", `${root}/.git`, "-prune", "-o", "-exec", "touch", "-h", "-d", past.toISOString(), "{}", "+"]);
+  git(root, "update-index", "--refresh", "-q");
+  const base = git(root, "rev-parse", "HEAD").trim();
+  fs.writeFileSync(marker, `${base}\n`);
+  fs.appendFileSync(path.join(root, ".git/info/exclude"), ".bench-base\n");
+  return { root, base };
+}
+
+/** A few dozen changes: edits, new files in new nested directories, deletions, ignored files. */
+function mutate(root: string, n: number): void {
+  const dirs = Math.ceil(n / 1000);
+  for (let k = 0; k < 30; k++) {
+    const i = (k * 7919) % n;
+    const f = path.join(root, `pkg${i % dirs}`, `mod${Math.floor(i / 100) % 10}`, `file${i}.ts`);
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("line 2 ", "line two ") + "// appended\n");
+  }
+  for (let k = 0; k < 20; k++) {
+    const dir = path.join(root, "new", `area${k % 4}`, `sub${k % 3}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `new${k}.ts`), text(n + k, 20));
+  }
+  for (let k = 0; k < 5; k++) {
+    const i = (k * 104729 + 13) % n;
+    fs.rmSync(path.join(root, `pkg${i % dirs}`, `mod${Math.floor(i / 100) % 10}`, `file${i}.ts`), { force: true });
+  }
+  const nm = path.join(root, "node_modules", "dep");
+  fs.mkdirSync(nm, { recursive: true });
+  for (let k = 0; k < 2000; k++) fs.writeFileSync(path.join(nm, `m${k}.js`), "module.exports = 1;\n");
+  fs.writeFileSync(path.join(root, "debug.log"), "ignored\n");
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const withoutIndexLines = (p: string): string => p.replace(/^index .*$/gm, "");
+
+if (!fs.existsSync(BIN)) throw new Error(`${BIN} not found: run \`flock /tmp/build.lock npm run build\` first`);
+console.log(`tracegate diff vs git ${git(os.tmpdir(), "--version").trim().replace("git version ", "")}, ${RUNS} alternating runs, ${os.cpus().length} cores`);
+for (const n of SIZES) {
+  const t = performance.now();
+  const { root, base } = generate(n);
+  mutate(root, n);
+  const setup = ((performance.now() - t) / 1000).toFixed(1);
+  const tmpIndex = path.join(os.tmpdir(), `tracegate-bench-index-${n}`);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  let oursKb = 0;
+  let theirsKb = 0;
+  let same = true;
+  for (let r = 0; r < RUNS + 1; r++) {
+    const a = run(BIN, ["diff", "--cwd", root, "--base", base], root);
+    fs.copyFileSync(path.join(root, ".git/index"), tmpIndex);
+    const st = fs.statSync(path.join(root, ".git/index"));
+    fs.utimesSync(tmpIndex, st.atime, st.mtime);
+    const g1 = run("git", ["add", "-A"], root, { GIT_INDEX_FILE: tmpIndex });
+    const g2 = run("git", ["diff", "--cached", "--binary", "--no-renames", base], root, { GIT_INDEX_FILE: tmpIndex });
+    if (r === 0) {
+      same = withoutIndexLines(a.stdout) === withoutIndexLines(g2.stdout);
+      continue; // warm-up
+    }
+    ours.push(a.ms);
+    theirs.push(g1.ms + g2.ms);
+    oursKb = Math.max(oursKb, a.kb);
+    theirsKb = Math.max(theirsKb, g1.kb, g2.kb);
+  }
+  fs.rmSync(tmpIndex, { force: true });
+  const mo = median(ours);
+  const mg = median(theirs);
+  console.log(
+    `${n} files (setup ${setup}s): tracegate ${mo.toFixed(0)} ms, git ${mg.toFixed(0)} ms, ratio ${(mo / mg).toFixed(2)}x; ` +
+      `peak RSS tracegate ${(oursKb / 1024).toFixed(0)} MB, git ${(theirsKb / 1024).toFixed(0)} MB; ` +
+      `same patch as git (index lines aside): ${same}`,
+  );
+}
