@@ -67,8 +67,8 @@ export interface Served {
 }
 
 /** Start `tracegate oracle serve ARGS --port 0` and wait for its "listening on URL" line. */
-export async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const proc = Bun.spawn([...cliArgv(), "oracle", "serve", "--port", "0", ...args], {
+export async function serve(args: string[], env: Record<string, string> = {}, cli: string[] = cliArgv()): Promise<Served> {
+  const proc = Bun.spawn([...cli, "oracle", "serve", "--port", "0", ...args], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
