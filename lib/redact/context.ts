@@ -137,7 +137,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [
   "pass", "pwd", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
-  "otp", "salt", "connection", "conn", "database", "db_", "webhook", "dockercfg", "dockerconfigjson",
+  "otp", "salt", "connection", "conn_", "connstr", "database", "db_", "webhook", "dockercfg", "dockerconfigjson",
 ];
 
 /** The key/value context rule. */

@@ -37,11 +37,24 @@ export function makeTagger(key: FingerprintKey | undefined): (secret: string) =>
         resolved = processKey();
       }
     }
-    const t = createHmac("sha256", resolved).update(secret).digest("hex").slice(0, 4);
+    const t = hmacHex(resolved, secret).slice(0, 4);
     if (cache.size > 4096) cache.clear();
     cache.set(secret, t);
     return t;
   };
+}
+
+// Bun's native hasher is ~5x cheaper per call than node:crypto's createHmac,
+// which matters with thousands of findings in a 5 MB payload.
+const BunHasher = (globalThis as { Bun?: { CryptoHasher?: new (alg: string, key: string | Uint8Array) => { update(d: string): void; digest(enc: "hex"): string } } }).Bun?.CryptoHasher;
+
+function hmacHex(key: Uint8Array | string, data: string): string {
+  if (BunHasher) {
+    const h = new BunHasher("sha256", key);
+    h.update(data);
+    return h.digest("hex");
+  }
+  return createHmac("sha256", key).update(data).digest("hex");
 }
 
 let procKey: Uint8Array | undefined;

@@ -173,18 +173,25 @@ function classify(key: string): KeyClass | null {
  * ```
  */
 export function entropy(s: string): number {
-  const counts = new Map<number, number>();
-  for (let i = 0; i < s.length; i++) {
+  const n = s.length;
+  if (n === 0) return 0;
+  // Typed counts for ASCII (every token alphabet); a Map only for the rest.
+  ascii.fill(0);
+  let other: Map<number, number> | undefined;
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    counts.set(c, (counts.get(c) ?? 0) + 1);
+    if (c < 128) ascii[c]!++;
+    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
   let h = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    h -= p * Math.log2(p);
+  for (let c = 0; c < 128; c++) {
+    const k = ascii[c]!;
+    if (k > 0) h -= (k / n) * Math.log2(k / n);
   }
+  if (other) for (const k of other.values()) h -= (k / n) * Math.log2(k / n);
   return h;
 }
+const ascii = new Uint32Array(128);
 
 const REFERENCE = /^(?:\$\{|\$\(|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
 const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
@@ -212,6 +219,8 @@ export function plausibleSecret(v: string, password: boolean, keyName = ""): boo
   if (n < (password ? 4 : 8) || n > 8192) return false;
   if (v.includes("[REDACTED")) return false;
   if (REFERENCE.test(v)) return false;
+  // Interpolation anywhere (`Bearer ${token}`, `{{ .Values.x }}`, `$(cat f)`) is code, not a literal.
+  if (/\$\{|\{\{|\$\(|%\(\w+\)s/.test(v)) return false;
   if (PLACEHOLDER.test(v)) return false;
   const lower = v.toLowerCase();
   if (SIMPLE_WORDS.has(lower)) return false;

@@ -15,6 +15,19 @@ const push = (ctx: ScanCtx, f: Finding): void => {
 
 const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----/y;
 const PEM_WINDOW = 16384;
+const PEM_BODY = /[A-Za-z0-9+/=\s\\:,.-]{0,8192}/y;
+
+/** Whether [a, b) holds at least `min` base64 characters (stops counting early). */
+function hasBase64Run(s: string, a: number, b: number, min: number): boolean {
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47) {
+      if (++n >= min) return true;
+    }
+  }
+  return false;
+}
 const PEM_UNTERMINATED = 8192;
 
 function pemKind(label: string): string {
@@ -39,7 +52,7 @@ const pemRule: Rule = {
     // One forward search shared by every BEGIN keeps repeated headers linear.
     let end = ctx.memo.pemEnd ?? -2;
     if (end !== -1 && end < bodyStart) {
-      end = ctx.lower.indexOf("-----end ", bodyStart);
+      end = ctx.s.indexOf("-----END ", bodyStart);
       ctx.memo.pemEnd = end;
     }
     let bodyEnd: number;
@@ -47,14 +60,14 @@ const pemRule: Rule = {
     else {
       bodyEnd = bodyStart;
       const lim = Math.min(ctx.s.length, bodyStart + PEM_UNTERMINATED);
-      while (bodyEnd < lim && /[A-Za-z0-9+/=\s\\:,.-]/.test(ctx.s[bodyEnd]!)) {
-        if (ctx.s.startsWith("-----BEGIN", bodyEnd)) break;
-        bodyEnd++;
-      }
+      PEM_BODY.lastIndex = bodyStart;
+      PEM_BODY.test(ctx.s);
+      bodyEnd = Math.min(lim, PEM_BODY.lastIndex || bodyStart);
+      const again = ctx.s.slice(bodyStart, bodyEnd).indexOf("-----BEGIN");
+      if (again !== -1) bodyEnd = bodyStart + again;
     }
-    const body = ctx.s.slice(bodyStart, bodyEnd);
     // Docs stubs (`...`) hold nothing to leak.
-    if ((body.match(/[A-Za-z0-9+/]/g)?.length ?? 0) < 20) return;
+    if (!hasBase64Run(ctx.s, bodyStart, bodyEnd, 20)) return;
     push(ctx, { from: pos, start: bodyStart, end: bodyEnd, kind: pemKind(m[1]! + (m[2] ?? "")), priority: 2.8 });
   },
 };
@@ -65,7 +78,7 @@ const puttyRule: Rule = {
   keywords: ["putty-user-key-file-"],
   scan(ctx, pos) {
     if (pos < (ctx.memo.putty ?? 0)) return;
-    const win = ctx.lower.slice(pos, pos + 16384);
+    const win = ctx.s.slice(pos, pos + 16384).toLowerCase();
     const pl = win.indexOf("private-lines:");
     if (pl < 0) {
       ctx.memo.putty = pos + 16384;
@@ -108,7 +121,7 @@ const urlUserinfoRule: Rule = {
     const { s } = ctx;
     let a = pos;
     while (a > 0 && pos - a < 32 && /[A-Za-z0-9+.-]/.test(s[a - 1]!)) a--;
-    const scheme = ctx.lower.slice(a, pos);
+    const scheme = ctx.s.slice(a, pos).toLowerCase();
     if (!scheme) return;
     const start = pos + 3;
     const lim = Math.min(s.length, start + 512);
@@ -202,7 +215,7 @@ const cookieRule: Rule = {
   keywords: ["cookie:", "cookie\":", "cookie':", "cookie\\\":"],
   scan(ctx, pos, kw) {
     let p = pos;
-    if (p >= 4 && ctx.lower.startsWith("set-", p - 4)) p -= 4;
+    if (p >= 4 && ctx.s.slice(p - 4, p).toLowerCase() === "set-") p -= 4;
     if (p > 0 && /[A-Za-z0-9_]/.test(ctx.s[p - 1]!)) return;
     COOKIE.lastIndex = p;
     const m = COOKIE.exec(ctx.s);

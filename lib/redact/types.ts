@@ -13,10 +13,9 @@ export interface Finding {
   checksum?: boolean;
 }
 
-/** Per-call scan state: the text, its lowercase twin and rule-local memos. */
+/** Per-call scan state: the text and rule-local memos. */
 export interface ScanCtx {
   readonly s: string;
-  readonly lower: string;
   readonly out: Finding[];
   /** Rule-local positions that keep repeated work linear (skip-until marks, cached searches). */
   readonly memo: Record<string, number>;
