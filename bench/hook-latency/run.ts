@@ -5,7 +5,8 @@
  * with the same bytes piped on stdin, so they share the machine's noise.
  *
  *   bun bench/hook-latency/run.ts                 # dist/tracegate vs node
- *   bun bench/hook-latency/run.ts --bytecode      # also a --minify --bytecode build
+ *   bun bench/hook-latency/run.ts --bytecode      # also builds the working tree twice: --minify, and --minify --bytecode
+ *   bun bench/hook-latency/run.ts --floor         # also a compiled Bun program that only drains stdin
  *   bun bench/hook-latency/run.ts --bin alt=/path/to/tracegate   # any other build
  *   bun bench/hook-latency/run.ts --small-runs 30 --large-runs 10
  *
@@ -17,7 +18,7 @@
  * the Node hook at 10 KB and <= 1.5x at 5 MB. Figures are printed, not asserted.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -30,6 +31,7 @@ const { values: opts } = parseArgs({
     "large-runs": { type: "string", default: "10" },
     "version-runs": { type: "string", default: "30" },
     bytecode: { type: "boolean", default: false },
+    floor: { type: "boolean", default: false },
     bin: { type: "string", multiple: true, default: [] },
     node: { type: "string", default: "node" },
     json: { type: "boolean", default: false },
@@ -244,22 +246,38 @@ async function main() {
   const versionRuns = Number(opts["version-runs"]);
   const work = mkdtempSync(join(tmpdir(), "tracegate-bench-"));
   try {
-    const bins: { name: string; path: string }[] = [{ name: "tracegate", path: join(ROOT, "dist", "tracegate") }];
-    if (!existsSync(bins[0]!.path)) throw new Error(`${bins[0]!.path} missing: run \`npm run build\` first`);
+    const dist = join(ROOT, "dist", "tracegate");
+    if (!existsSync(dist)) throw new Error(`${dist} missing: run \`npm run build\` first`);
+    // A snapshot, so a rebuild of dist/ during the run (shared checkout) cannot mix two binaries.
+    const snapshot = join(work, "tracegate");
+    copyFileSync(dist, snapshot);
+    chmodSync(snapshot, 0o755);
+    const bins: { name: string; path: string }[] = [{ name: "tracegate", path: snapshot }];
     for (const spec of opts.bin ?? []) {
       const eq = spec.indexOf("=");
       bins.push(eq > 0 ? { name: spec.slice(0, eq), path: resolve(spec.slice(eq + 1)) } : { name: spec, path: resolve(spec) });
     }
-    if (opts.bytecode) {
-      if (!existsSync(join(ROOT, "lib", "generated", "validators.js"))) throw new Error("lib/generated missing: run `bun build.ts` once first");
-      const out = join(work, "tracegate-bytecode");
-      const bun = process.execPath;
-      // --bytecode defaults to CJS output, where main.ts's top-level await does not parse; ESM works.
-      execFileSync(bun, ["build", join(ROOT, "main.ts"), "--compile", "--minify", "--bytecode", "--format=esm", "--sourcemap=none", `--outfile=${out}`], {
+    const bun = process.execPath;
+    const compile = (entry: string, out: string, extra: string[]) =>
+      execFileSync(bun, ["build", entry, "--compile", "--minify", "--sourcemap=none", ...extra, `--outfile=${out}`], {
         cwd: ROOT,
         stdio: ["ignore", "ignore", "inherit"],
       });
-      bins.push({ name: "tracegate-bytecode", path: out });
+    if (opts.bytecode) {
+      if (!existsSync(join(ROOT, "lib", "generated", "validators.js"))) throw new Error("lib/generated missing: run `bun build.ts` once first");
+      // Both from the same sources, now: dist/ may be older than the working tree.
+      compile(join(ROOT, "main.ts"), join(work, "tracegate-src"), ["--format=esm"]);
+      // --bytecode defaults to CJS output, where main.ts's top-level await does not parse; ESM works.
+      compile(join(ROOT, "main.ts"), join(work, "tracegate-bytecode"), ["--bytecode", "--format=esm"]);
+      bins.push({ name: "tracegate-src", path: join(work, "tracegate-src") }, { name: "tracegate-bytecode", path: join(work, "tracegate-bytecode") });
+    }
+    const floor: Contender[] = [];
+    if (opts.floor) {
+      // Bun's own start-up: a compiled program that only drains stdin.
+      const src = join(work, "floor.ts");
+      writeFileSync(src, "for await (const _ of Bun.stdin.stream()) {}\nprocess.exit(0);\n");
+      compile(src, join(work, "bun-floor"), []);
+      floor.push({ name: "bun-floor", cmd: [join(work, "bun-floor")], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
     }
 
     const nodeHook = join(work, "hook.cjs");
@@ -275,7 +293,7 @@ async function main() {
         env: { ...baseEnv, TRACEGATE_HOME: data, TRACEGATE_CONFIG: join(work, "absent-config.jsonc") },
       };
     });
-    contenders.push({ name: "node-hook", cmd: [opts.node!, nodeHook], env: { ...baseEnv, BENCH_OUT: nodeOut } });
+    contenders.push(...floor, { name: "node-hook", cmd: [opts.node!, nodeHook], env: { ...baseEnv, BENCH_OUT: nodeOut } });
 
     const cwd = work;
     const small = payload(10 * 1024, "bench-small", cwd);
@@ -294,6 +312,7 @@ async function main() {
     // Sanity: every run really recorded something (a hook that silently failed would look fast).
     const recorded = contenders.map((c) => {
       if (c.name === "node-hook") return { name: c.name, lines: lineCount(nodeOut) };
+      if (c.name === "bun-floor") return null;
       const dir = join(c.env.TRACEGATE_HOME!, "sessions");
       return { name: c.name, lines: lineCount(join(dir, "bench-small.jsonl")) + lineCount(join(dir, "bench-large.jsonl")) };
     });
@@ -317,13 +336,17 @@ async function main() {
       const node = results.find((r) => r.payload === label && r.name === "node-hook")!;
       const target = label.startsWith("10 KB") ? 0.5 : 1.5;
       for (const r of results.filter((x) => x.payload === label && x.name !== "node-hook")) {
+        if (r.name === "bun-floor") {
+          console.log(`ratio bun-floor/node-hook @ ${label}: ${(r.medianMs / node.medianMs).toFixed(2)}x (Bun start-up + stdin only; no tracegate can beat it)`);
+          continue;
+        }
         const ratio = r.medianMs / node.medianMs;
         console.log(`ratio ${r.name}/node-hook @ ${label}: ${ratio.toFixed(2)}x (target <= ${target}x: ${ratio <= target ? "met" : "NOT met"})`);
       }
     }
     console.log("");
     for (const v of versions) console.log(`--version median ${v.name}: ${fmtMs(v.ms)}`);
-    for (const r of recorded) {
+    for (const r of recorded.filter((x) => x !== null)) {
       const ok = r.lines >= expected;
       console.log(`recorded lines ${r.name}: ${r.lines} (expected >= ${expected})${ok ? "" : "  <-- some runs did not record"}`);
     }
