@@ -15,7 +15,38 @@ const push = (ctx: ScanCtx, f: Finding): void => {
 
 const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----/y;
 const PEM_WINDOW = 16384;
-const PEM_BODY = /[A-Za-z0-9+/=\s\\:,.-]{0,8192}/y;
+const PEM_LINE = /[A-Za-z0-9+/=]{0,120}|[A-Za-z][A-Za-z-]{0,40}: [^\n\\]{0,200}/y;
+const PEM_EOL = /[ \t]{0,8}(?:\r?\n|\\r\\n|\\n)/y;
+
+/**
+ * End of an unterminated (truncated) block: line by line while lines look
+ * like base64 or PEM headers (`Proc-Type: …`), at most 8 KB, so the text
+ * after a cut-off key is kept.
+ */
+function pemBodyEnd(s: string, start: number): number {
+  const lim = Math.min(s.length, start + PEM_UNTERMINATED);
+  let i = start;
+  let end = start;
+  PEM_EOL.lastIndex = i;
+  if (PEM_EOL.test(s)) i = PEM_EOL.lastIndex;
+  while (i < lim) {
+    PEM_LINE.lastIndex = i;
+    PEM_LINE.test(s);
+    const lineEnd = PEM_LINE.lastIndex;
+    if (lineEnd === i) break;
+    PEM_EOL.lastIndex = lineEnd;
+    if (PEM_EOL.test(s)) {
+      end = lineEnd;
+      i = PEM_EOL.lastIndex;
+    } else {
+      // A line cut by the end of the output (or of a JSON string) is part of
+      // the key; a line that goes on with prose is not.
+      if (lineEnd >= s.length || s[lineEnd] === '"' || s[lineEnd] === "\\") end = lineEnd;
+      break;
+    }
+  }
+  return Math.min(end, lim);
+}
 
 /** Whether [a, b) holds at least `min` base64 characters (stops counting early). */
 function hasBase64Run(s: string, a: number, b: number, min: number): boolean {
@@ -58,13 +89,7 @@ const pemRule: Rule = {
     let bodyEnd: number;
     if (end !== -1 && end - bodyStart <= PEM_WINDOW) bodyEnd = end;
     else {
-      bodyEnd = bodyStart;
-      const lim = Math.min(ctx.s.length, bodyStart + PEM_UNTERMINATED);
-      PEM_BODY.lastIndex = bodyStart;
-      PEM_BODY.test(ctx.s);
-      bodyEnd = Math.min(lim, PEM_BODY.lastIndex || bodyStart);
-      const again = ctx.s.slice(bodyStart, bodyEnd).indexOf("-----BEGIN");
-      if (again !== -1) bodyEnd = bodyStart + again;
+      bodyEnd = pemBodyEnd(ctx.s, bodyStart);
     }
     // Docs stubs (`...`) hold nothing to leak.
     if (!hasBase64Run(ctx.s, bodyStart, bodyEnd, 20)) return;
@@ -282,6 +307,7 @@ const awsPairRule: Rule = {
 
 // ------------------------------------------------------ Kubernetes Secrets
 
+const DOC_START = /(?:^|\n)(?:---|[ \t-]*apiVersion:|[ \t]*\{?\s{0,8}\\?"apiVersion\\?":)/g;
 const YAML_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
 // Raw or JSON-escaped (`\"data\": {\n  \"k\": \"v\"}` inside a JSON string).
 const JSON_DATA = /\\?"(?:data|stringData)\\?"\s{0,8}:\s{0,8}\{/g;
@@ -303,10 +329,14 @@ const k8sSecretRule: Rule = {
     // Bounded searches for the YAML document separators: an unbounded
     // lastIndexOf/indexOf per keyword hit would be quadratic.
     const backFrom = Math.max(0, pos - 32768, ctx.memo.k8s ?? 0);
-    const sep = s.slice(backFrom, pos).lastIndexOf("\n---");
-    const docStart = sep < 0 ? backFrom : backFrom + sep;
-    const fwd = s.slice(pos, pos + 65536).indexOf("\n---");
-    const docEnd = fwd < 0 ? Math.min(s.length, pos + 65536) : pos + fwd;
+    // The object's extent: from its `apiVersion:` (or a `---`) to the next
+    // object's, so a ConfigMap printed after a Secret keeps its data.
+    const before = s.slice(backFrom, pos);
+    let docStart = backFrom;
+    for (const m of before.matchAll(DOC_START)) docStart = backFrom + m.index;
+    const rest = s.slice(pos + 1, pos + 65536);
+    const next = rest.search(DOC_START);
+    const docEnd = next < 0 ? Math.min(s.length, pos + 65536) : pos + 1 + next;
     if (docEnd <= docStart) return;
     ctx.memo.k8s = docEnd;
     const doc = s.slice(docStart, docEnd);

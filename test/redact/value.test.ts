@@ -179,4 +179,19 @@ describe("text()", () => {
     const t = "ghp_" + g.s(A.b62, 36);
     expect(r.text(`İstanbul ${t} ünïcödé`)).toMatch(/^İstanbul ghp_\[REDACTED:github-pat:[0-9a-f]{4}\] ünïcödé$/);
   });
+
+  test("a truncated key block is redacted to its last base64 line, not through the text after it", () => {
+    const lines = Array.from({ length: 3 }, () => g.s(A.b64, 64));
+    const out = r.text(`-----BEGIN OPENSSH PRIVATE KEY-----\n${lines.join("\n")}\nadded 12 packages in 3s\n`);
+    expect(leak(out, lines.join("\n"))).toBeUndefined();
+    expect(out).toContain("\nadded 12 packages in 3s\n");
+  });
+
+  test("a ConfigMap printed after a Secret keeps its data", () => {
+    const v = Buffer.from(g.s(A.b62, 20)).toString("base64");
+    const out = r.text(`apiVersion: v1\nkind: Secret\ndata:\n  token: ${v}\napiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: info\n`);
+    expect(out).not.toContain(v);
+    expect(out).toContain("LOG_LEVEL: info");
+  });
 });
+
