@@ -10,7 +10,6 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Server } from "bun";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const DIST = join(ROOT, "dist", "tracegate");
@@ -18,7 +17,7 @@ const SCRIPT = join(ROOT, "install.sh");
 const hostAsset = `tracegate-${process.platform}-${process.arch === "arm64" ? "arm64" : "x64"}`;
 
 let root: string;
-let server: Server;
+let server: ReturnType<typeof Bun.serve>;
 let base: string;
 
 function sha(path: string): string {
@@ -34,7 +33,7 @@ function releaseDir(name: string, tamper: boolean): string {
   if (tamper) {
     // One flipped byte after the checksums were made: what a compromised mirror would serve.
     const buf = readFileSync(join(dir, hostAsset));
-    buf[buf.length - 100] ^= 0xff;
+    buf[buf.length - 100] = buf[buf.length - 100]! ^ 0xff;
     writeFileSync(join(dir, hostAsset), buf);
   }
   copyFileSync(SCRIPT, join(dir, "install.sh"));
