@@ -4,17 +4,17 @@
  * signature checked again with the configured public key, so a record edited
  * on disk after the fact is caught.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import * as validators from "../generated/validators.js";
 import type { Validate } from "../generated/validators.js";
+import { readPublicKeyPem } from "../oracle/keys.ts";
 import { verifyVerdict } from "../oracle/verdict.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { listSessionFiles, parseSessionText, sessionPath } from "../trace/store.ts";
-import { existsSync } from "node:fs";
 import { fail, out } from "./print.ts";
 
 export interface Finding {
@@ -32,10 +32,6 @@ export function schemaProblems(record: unknown): string[] {
   if (!validate) return [`unknown record type ${JSON.stringify(type)}`];
   if (validate(record)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
-}
-
-function loadPublicKey(spec: string): string {
-  return spec.trimStart().startsWith("-----BEGIN") ? spec : readFileSync(spec, "utf8");
 }
 
 /** Re-check a stored verdict's signature against the facts the record itself carries. */
@@ -74,7 +70,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   const config = loadConfig(process.env, null);
   let publicKey: string | null = null;
   try {
-    publicKey = config.oracle ? loadPublicKey(config.oracle.public_key) : null;
+    publicKey = config.oracle ? readPublicKeyPem(config.oracle.public_key, config.path) : null;
   } catch (e) {
     return fail(`cannot read oracle.public_key (${(e as NodeJS.ErrnoException).code ?? "error"}); check ${config.path}`);
   }

@@ -52,6 +52,8 @@ export async function handlerFor(hook: HookName, args: readonly string[]): Promi
   return observe(hook);
 }
 
+/** The gate decides for itself whether an oracle is configured; without one it only observes. */
 async function loadGate(): Promise<HookHandler | null> {
-  return null;
+  const { createStopGate } = await import("../gate/stop.ts");
+  return createStopGate(observe("stop"));
 }
