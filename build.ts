@@ -8,7 +8,7 @@
  * `compileBinary` is exported for the release build, which cross-compiles.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
@@ -86,8 +86,22 @@ export function compileBinary(opts: CompileOptions): void {
   execFileSync(bun, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 }
 
+/**
+ * Let a checkout serve as a Claude Code plugin (`claude --plugin-dir .`):
+ * the launcher bin/tracegate runs bin/tracegate-<os>-<arch>, which for the
+ * host is a link to the binary just built.
+ */
+function linkPluginBinary(): void {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const arch = process.arch === "arm64" ? "arm64" : "x64";
+  const link = join(root, "bin", `tracegate-${os}-${arch}`);
+  rmSync(link, { force: true });
+  symlinkSync(join("..", "dist", "tracegate"), link);
+}
+
 if (import.meta.main) {
   generateValidators();
   mkdirSync(join(root, "dist"), { recursive: true });
   compileBinary({ outfile: join(root, "dist", "tracegate") });
+  if (process.platform !== "win32") linkPluginBinary();
 }

@@ -169,23 +169,22 @@ async function loadConfigReport(env: Env, cwd: string) {
   }
 }
 
-function readKey(spec: string): string {
-  return spec.includes("-----BEGIN") ? spec : readFileSync(spec, "utf8");
-}
-
 /**
  * Ask the oracle which key it signs with: `GET {url}/v1/key` answering
  * `{ key_id }`, compared with the id of the configured public key.
  */
 async function checkOracle(
   oracle: { url: string; public_key: string } | null,
+  configPath: string,
   timeoutMs = 3000,
 ): Promise<OracleReport> {
   if (!oracle) return { url: null, status: "not_configured", detail: "no oracle.url in the user config: Stop only observes" };
   let want: string;
   try {
     const { keyIdOf } = await import("../oracle/verdict.ts");
-    want = keyIdOf(readKey(oracle.public_key));
+    const { readPublicKeyPem } = await import("../oracle/keys.ts");
+    // The same reading as the hook's: a relative path is relative to the config file.
+    want = keyIdOf(readPublicKeyPem(oracle.public_key, configPath));
   } catch (e) {
     return { url: oracle.url, status: "bad_key", detail: `cannot read oracle.public_key: ${(e as Error).message}` };
   }
@@ -292,7 +291,7 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
     plugin: { enabled: enabledPlugins(env) },
     data_dir: inspectDataDir(home),
     config,
-    oracle: await checkOracle(oracle),
+    oracle: await checkOracle(oracle, config.path),
     errors_log: lastErrors(home),
   };
   return { ...facts, ...judge(facts) };
