@@ -3,7 +3,7 @@
  * blocks, URL userinfo, auth headers, connection strings, Kubernetes Secrets)
  * rather than by a prefix. Each reads a bounded window from its keyword.
  */
-import { entropy, plausibleSecret } from "./keys.ts";
+import { classifyKey, entropy, plausibleSecret } from "./keys.ts";
 import { LB, regexRule } from "./prefix.ts";
 import type { Finding, Rule, ScanCtx } from "./types.ts";
 
@@ -14,34 +14,41 @@ const push = (ctx: ScanCtx, f: Finding): void => {
 // ---------------------------------------------------------------- PEM blocks
 
 const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----/y;
-const PEM_WINDOW = 16384;
-const PEM_LINE = /[A-Za-z0-9+/=]{0,120}|[A-Za-z][A-Za-z-]{0,40}: [^\n\\]{0,200}/y;
+/** Longest key body read: 4096-bit RSA is ~3.2 KB, large PGP blocks more. */
+const PEM_MAX = 16384;
+const PEM_LINE = /[A-Za-z][A-Za-z-]{0,40}: [^\n\\]{0,200}|[A-Za-z0-9+/=]{0,120}/y;
 const PEM_EOL = /[ \t]{0,8}(?:\r?\n|\\r\\n|\\n)/y;
 
 /**
- * End of an unterminated (truncated) block: line by line while lines look
- * like base64 or PEM headers (`Proc-Type: …`), at most 8 KB, so the text
- * after a cut-off key is kept.
+ * End of a key block's body: line by line while lines look like base64 or
+ * PEM headers (`Proc-Type: …`), at most 16 KB. Stops before `-----END`, and
+ * keeps the text after a cut-off key.
  */
 function pemBodyEnd(s: string, start: number): number {
-  const lim = Math.min(s.length, start + PEM_UNTERMINATED);
+  const lim = Math.min(s.length, start + PEM_MAX);
   let i = start;
   let end = start;
+  let blank = 0;
   PEM_EOL.lastIndex = i;
   if (PEM_EOL.test(s)) i = PEM_EOL.lastIndex;
   while (i < lim) {
     PEM_LINE.lastIndex = i;
     PEM_LINE.test(s);
     const lineEnd = PEM_LINE.lastIndex;
-    if (lineEnd === i) break;
     PEM_EOL.lastIndex = lineEnd;
     if (PEM_EOL.test(s)) {
-      end = lineEnd;
+      // PGP armour has a blank line after its headers; two in a row end the block.
+      if (lineEnd === i) {
+        if (++blank > 1) break;
+      } else {
+        blank = 0;
+        end = lineEnd;
+      }
       i = PEM_EOL.lastIndex;
     } else {
       // A line cut by the end of the output (or of a JSON string) is part of
-      // the key; a line that goes on with prose is not.
-      if (lineEnd >= s.length || s[lineEnd] === '"' || s[lineEnd] === "\\") end = lineEnd;
+      // the key; a line that goes on with prose (or "-----END") is not.
+      if (lineEnd > i && (lineEnd >= s.length || s[lineEnd] === '"' || s[lineEnd] === "\\")) end = lineEnd;
       break;
     }
   }
@@ -59,7 +66,6 @@ function hasBase64Run(s: string, a: number, b: number, min: number): boolean {
   }
   return false;
 }
-const PEM_UNTERMINATED = 8192;
 
 function pemKind(label: string): string {
   if (/OPENSSH/.test(label)) return "openssh-private-key";
@@ -71,7 +77,7 @@ function pemKind(label: string): string {
   return "private-key";
 }
 
-/** BEGIN…PRIVATE KEY… to END, raw or with JSON `\n` escapes; unterminated blocks to 8 KB. */
+/** BEGIN…PRIVATE KEY… body, raw or with JSON `\n` escapes, terminated or cut off (up to 16 KB). */
 const pemRule: Rule = {
   kinds: ["private-key", "rsa-private-key", "ec-private-key", "dsa-private-key", "openssh-private-key", "pgp-private-key", "encrypted-private-key"],
   keywords: ["-----begin "],
@@ -80,17 +86,9 @@ const pemRule: Rule = {
     const m = PEM_HEAD.exec(ctx.s);
     if (!m) return;
     const bodyStart = pos + m[0].length;
-    // One forward search shared by every BEGIN keeps repeated headers linear.
-    let end = ctx.memo.pemEnd ?? -2;
-    if (end !== -1 && end < bodyStart) {
-      end = ctx.s.indexOf("-----END ", bodyStart);
-      ctx.memo.pemEnd = end;
-    }
-    let bodyEnd: number;
-    if (end !== -1 && end - bodyStart <= PEM_WINDOW) bodyEnd = end;
-    else {
-      bodyEnd = pemBodyEnd(ctx.s, bodyStart);
-    }
+    // Line by line rather than "up to the next END": a truncated block must
+    // not swallow the text (and other blocks) between it and a later END.
+    const bodyEnd = pemBodyEnd(ctx.s, bodyStart);
     // Docs stubs (`...`) hold nothing to leak.
     if (!hasBase64Run(ctx.s, bodyStart, bodyEnd, 20)) return;
     push(ctx, { from: pos, start: bodyStart, end: bodyEnd, kind: pemKind(m[1]! + (m[2] ?? "")), priority: 2.8 });
@@ -280,7 +278,8 @@ const CLI_RULES: readonly Rule[] = [
 
 // ------------------------------------------------------ AWS id/secret pairs
 
-const AWS_SECRET = /(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])/g;
+const LABEL_BEFORE = /["']?([A-Za-z_][\w.-]{0,63})["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/;
+const AWS_SECRET = /(?<![A-Za-z0-9+/_-])([A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=_-])/g;
 /** An unlabelled 40-char secret within five lines after an AKIA/ASIA id. */
 const awsPairRule: Rule = {
   kinds: ["aws-secret-access-key"],
@@ -300,6 +299,9 @@ const awsPairRule: Rule = {
     for (let m = AWS_SECRET.exec(win); m; m = AWS_SECRET.exec(win)) {
       const v = m[1]!;
       if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9+/]/.test(v) || entropy(v) < 4.0) continue;
+      // Labelled by a key that names something else (`"nextPageToken": "…"`): not the pair's secret.
+      const label = LABEL_BEFORE.exec(win.slice(Math.max(0, m.index - 80), m.index));
+      if (label && !classifyKey(label[1]!)) continue;
       push(ctx, { from: from + m.index, start: from + m.index, end: from + m.index + 40, kind: "aws-secret-access-key", priority: 2 });
     }
   },
@@ -308,6 +310,7 @@ const awsPairRule: Rule = {
 // ------------------------------------------------------ Kubernetes Secrets
 
 const DOC_START = /(?:^|\n)(?:---|[ \t-]*apiVersion:|[ \t]*\{?\s{0,8}\\?"apiVersion\\?":)/g;
+const OTHER_OBJECT = /\n[ \t-]*(?:apiVersion|kind):/;
 const YAML_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
 // Raw or JSON-escaped (`\"data\": {\n  \"k\": \"v\"}` inside a JSON string).
 const JSON_DATA = /\\?"(?:data|stringData)\\?"\s{0,8}:\s{0,8}\{/g;
@@ -340,8 +343,16 @@ const k8sSecretRule: Rule = {
     if (docEnd <= docStart) return;
     ctx.memo.k8s = docEnd;
     const doc = s.slice(docStart, docEnd);
-    YAML_DATA.lastIndex = 0;
-    for (let m = YAML_DATA.exec(doc); m; m = YAML_DATA.exec(doc)) {
+    // `kind: Secret` is YAML; the quoted keywords are JSON: each reads only its own syntax.
+    // YAML only when our `kind:` starts a real line (not `\nkind:` escaped in a JSON string).
+    const yaml = kw === "kind: secret" && /(?:^|\n)[ \t-]*$/.test(s.slice(Math.max(0, pos - 64), pos));
+    YAML_DATA.lastIndex = yaml ? 0 : doc.length;
+    const self = pos - docStart;
+    for (let m = yaml ? YAML_DATA.exec(doc) : null; m; m = YAML_DATA.exec(doc)) {
+      // Same object only: no other `kind:`/`apiVersion:` line between this
+      // `data:` and our `kind: Secret` (kubectl prints data before kind).
+      const between = m.index < self ? doc.slice(m.index, self) : doc.slice(self + kw.length, m.index);
+      if (OTHER_OBJECT.test(between)) continue;
       const indent = m[1]!.length;
       let i = m.index + m[0].length + 1;
       let blockIndent = -1;
@@ -370,7 +381,7 @@ const k8sSecretRule: Rule = {
       }
     }
     JSON_DATA.lastIndex = 0;
-    for (let m = JSON_DATA.exec(doc); m; m = JSON_DATA.exec(doc)) {
+    for (let m = yaml ? null : JSON_DATA.exec(doc); m; m = JSON_DATA.exec(doc)) {
       let i = m.index + m[0].length;
       JSON_PAIR.lastIndex = i;
       for (let p = JSON_PAIR.exec(doc); p; p = JSON_PAIR.exec(doc)) {
