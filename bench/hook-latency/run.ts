@@ -223,13 +223,17 @@ async function bench(contenders: Contender[], label: string, input: Buffer, runs
   return results;
 }
 
-async function versionMedian(bin: string, runs: number, env: Record<string, string>, cwd: string): Promise<number> {
-  const xs: number[] = [];
-  for (let i = 0; i < runs + 2; i++) {
-    const s = await runOnce([bin, "--version"], Buffer.alloc(0), env, cwd);
-    if (i >= 2) xs.push(s.ms);
+/** `--version` medians, the binaries taking turns so load swings hit them alike. */
+async function versionMedians(bins: { name: string; path: string }[], runs: number, env: Record<string, string>, cwd: string) {
+  const xs = bins.map(() => [] as number[]);
+  for (let round = 0; round < runs + 2; round++) {
+    for (let k = 0; k < bins.length; k++) {
+      const i = (k + round) % bins.length;
+      const s = await runOnce([bins[i]!.path, "--version"], Buffer.alloc(0), env, cwd);
+      if (round >= 2) xs[i]!.push(s.ms);
+    }
   }
-  return median(xs);
+  return bins.map((b, i) => ({ name: b.name, ms: median(xs[i]!) }));
 }
 
 function lineCount(path: string): number {
@@ -306,8 +310,7 @@ async function main() {
       ...(await bench(contenders, `5 MB (${large.length} B)`, large, largeRuns, 3, cwd)),
     ];
 
-    const versions: { name: string; ms: number }[] = [];
-    for (const b of bins) versions.push({ name: b.name, ms: await versionMedian(b.path, versionRuns, baseEnv, cwd) });
+    const versions = await versionMedians(bins, versionRuns, baseEnv, cwd);
 
     // Sanity: every run really recorded something (a hook that silently failed would look fast).
     const recorded = contenders.map((c) => {
