@@ -1,15 +1,15 @@
 /**
  * The commit a session starts from: HEAD of the repository containing `cwd`,
- * read with isomorphic-git (no git binary at run time). Null outside a repo or
- * in a repository with no commits yet.
+ * read without a git binary. Linked worktrees (`.git` as a file) get their
+ * own HEAD, not the main worktree's. Null outside a repo; `commit` is null in
+ * a repository with no commits yet.
  *
  * @example
  * ```ts
  * const head = await repoHead("/path/inside/repo"); // { root, commit } or null
  * ```
  */
-import fs from "node:fs";
-import git from "isomorphic-git";
+import { findRepo, readHead, type Repo } from "./repo.ts";
 
 export interface RepoHead {
   readonly root: string;
@@ -17,16 +17,15 @@ export interface RepoHead {
 }
 
 export async function repoHead(cwd: string): Promise<RepoHead | null> {
-  let root: string;
+  let repo: Repo;
   try {
-    root = await git.findRoot({ fs, filepath: cwd });
+    repo = findRepo(cwd);
   } catch {
     return null;
   }
   try {
-    const commit = await git.resolveRef({ fs, dir: root, ref: "HEAD" });
-    return { root, commit };
+    return { root: repo.root, commit: await readHead(repo) };
   } catch {
-    return { root, commit: null };
+    return { root: repo.root, commit: null };
   }
 }
