@@ -62,7 +62,7 @@ export function parseIndex(bytes: Uint8Array): GitIndex {
   const end = buf.length - 20;
   const entries: IndexEntry[] = new Array(count);
   let pos = 12;
-  let prev = new Uint8Array(0);
+  let prev: Uint8Array = new Uint8Array(0);
   let incomplete = false;
   for (let n = 0; n < count; n++) {
     if (pos + 62 > end) throw new IndexFormatError("truncated index");
@@ -87,7 +87,7 @@ export function parseIndex(bytes: Uint8Array): GitIndex {
       const nul = buf.indexOf(0, p);
       if (nul < 0 || nul > end) throw new IndexFormatError("truncated index");
       const keep = prev.length - strip;
-      nameBytes = new Uint8Array(keep + nul - p);
+      nameBytes = new Uint8Array(keep + nul - p) as Uint8Array;
       nameBytes.set(prev.subarray(0, keep));
       nameBytes.set(buf.subarray(p, nul), keep);
       prev = nameBytes;
