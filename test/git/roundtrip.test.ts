@@ -14,7 +14,7 @@ import path from "node:path";
 import { diffAgainstBase } from "../../lib/git/diff.ts";
 import { cloneAt, git, gitApply, prng, recordedTree, type Sandbox, sandbox, withGitEnv } from "./helpers.ts";
 
-const SCENARIOS = Number(process.env.TRACEGATE_DIFF_SCENARIOS ?? 48);
+const SCENARIOS = Number(process.env.TRACEGATE_DIFF_SCENARIOS ?? 40);
 const SEED = Number(process.env.TRACEGATE_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 const WORDS = ["alpha", "beta", "gamma", "delta", "}", "{", "", "return x;", "  indent", "\tTab", "naïve", "日本語", "end"];
