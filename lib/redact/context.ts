@@ -68,7 +68,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
         j += 2;
         continue;
       }
-      if (qlen === 1 ? ch === q : s.startsWith(q, j)) break;
+      if (qlen === 1 ? ch === q : s.startsWith(q!, j)) break;
       j++;
     }
     return { start, end: Math.min(j, lim), flag };

@@ -119,14 +119,21 @@ function compileAllow(allow: readonly string[] | undefined): ((secret: string) =
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function lineCol(s: string, at: number): { line: number; column: number } {
+/** 1-based line/column of each (ascending) offset, in one pass over `s`. */
+function lineCols(s: string, offsets: readonly number[]): { line: number; column: number }[] {
+  const out: { line: number; column: number }[] = [];
   let line = 1;
-  let last = -1;
-  for (let i = s.indexOf("\n"); i !== -1 && i < at; i = s.indexOf("\n", i + 1)) {
-    line++;
-    last = i;
+  let lastNl = -1;
+  let i = s.indexOf("\n");
+  for (const at of offsets) {
+    while (i !== -1 && i < at) {
+      line++;
+      lastNl = i;
+      i = s.indexOf("\n", i + 1);
+    }
+    out.push({ line, column: at - lastNl });
   }
-  return { line, column: at - last };
+  return out;
 }
 
 const DEPTH_GUARD = 256;
@@ -168,8 +175,9 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       found?.push({ path, line: 1, column: 1, kind, checksum: false });
       return `[REDACTED:${kind}:${tag(s)}]`;
     }
-    if (found) {
-      for (const g of segs) found.push({ path, ...lineCol(s, g.start), kind: g.kind, checksum: g.checksum === true });
+    if (found && segs.length > 0) {
+      const at = lineCols(s, segs.map((g) => g.start));
+      segs.forEach((g, i) => found.push({ path, ...at[i]!, kind: g.kind, checksum: g.checksum === true }));
     }
     return render(s, segs, tag);
   };

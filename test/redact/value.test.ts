@@ -98,7 +98,7 @@ describe("tags", () => {
     const a = r.text(`one ${t} two ${t}`);
     const tags = a.match(/\[REDACTED:github-pat:([0-9a-f]{4})\]/g)!;
     expect(tags.length).toBe(2);
-    expect(tags[0]).toBe(tags[1]);
+    expect(tags[0]).toBe(tags[1]!);
     const other = createRedactor({ fingerprintKey: "k2" });
     // Keyed: without the data dir's key a guessed password cannot be checked against the tag.
     const pw = { password: "summer2024" };
