@@ -18,7 +18,8 @@
 import { randomUUID } from "node:crypto";
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
-import { createRedactor, type Redactor } from "../redact/index.ts";
+import { configuredRedactor } from "../redact/configured.ts";
+import type { Redactor } from "../redact/index.ts";
 import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
 import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
@@ -54,14 +55,6 @@ function unparsedRecord(input: StdinRead, text: string, event: string): PayloadC
     sha256: input.sha256,
     head: text.slice(0, HEAD_FOR_UNPARSED),
   };
-}
-
-const IDENTITY: Redactor = { text: (s) => s, value: (v) => v };
-
-/** The user config may turn redaction off; a repository can only add patterns. */
-function redactorFor(config: Config): Redactor {
-  if (!config.redact.enabled) return IDENTITY;
-  return createRedactor({ extra: [...config.redact.extra, ...config.redact.repo_extra], allow: config.redact.allow });
 }
 
 function parseArgs(argv: readonly string[]): { harness: string; rest: string[] } {
@@ -139,7 +132,7 @@ export async function runHook(
       logError(home, hook, "parse", e);
       if (input.bytes > 0) {
         const config = loadConfig(env, null);
-        writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], redactorFor(config), config);
+        writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], configuredRedactor(config, home), config);
       }
       exit0();
     }
@@ -164,7 +157,7 @@ export async function runHook(
     };
     const handler = await resolve(hook, rest);
     const result = await handler(ctx);
-    writeRecords(home, hook, result.records, redactorFor(config), config);
+    writeRecords(home, hook, result.records, configuredRedactor(config, home), config);
     if (result.decision && hook === "stop") emitDecision(result.decision);
   } catch (e) {
     logError(home, hook, "handler", e);

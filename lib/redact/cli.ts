@@ -12,9 +12,10 @@
  * ```
  */
 import { parseArgs } from "node:util";
-import { fail, out } from "../cli/print.ts";
+import { err, fail, out } from "../cli/print.ts";
 import { createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
+import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 
 const USAGE = "usage: tracegate redact [--json] [--explain] < input";
@@ -69,7 +70,18 @@ function parseJsonInput(text: string): { values: unknown[]; lines: boolean } | {
  * await redactCommand(["--json"]); // reads stdin, writes redacted JSON to stdout
  * ```
  */
-export async function redactCommand(argv: string[], config: RedactConfig = {}): Promise<number> {
+/**
+ * The user's patterns and allowlist, and the repository's added patterns,
+ * as the hooks would use them. `redact.enabled: false` is ignored here: a
+ * user who runs `tracegate redact` asked for redaction.
+ */
+function userRedactConfig(): RedactConfig {
+  const config = loadConfig(process.env, process.cwd());
+  for (const problem of config.errors) err(`tracegate: config: ${problem}\n`);
+  return { extra: config.redact.extra, allow: config.redact.allow, repoExtra: config.redact.repo_extra };
+}
+
+export async function redactCommand(argv: string[], config?: RedactConfig): Promise<number> {
   let opts: { json?: boolean; explain?: boolean; help?: boolean };
   try {
     opts = parseArgs({
@@ -91,7 +103,7 @@ export async function redactCommand(argv: string[], config: RedactConfig = {}): 
   } catch (e) {
     return fail(`cannot read stdin: ${(e as Error).message}`);
   }
-  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...config });
+  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? userRedactConfig()) });
   if (!opts.json) {
     out(opts.explain ? describe(redactor.explainText!(input).found, false) : redactor.text(input));
     return 0;

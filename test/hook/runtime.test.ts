@@ -110,3 +110,17 @@ describe("every hook subcommand: exit 0, silent, recorded", () => {
     });
   }
 });
+
+test("the same secret gets the same tag across hook processes, and nothing of it reaches disk", async () => {
+  const secret = "hunter22-Zq8vR1x";
+  for (const id of ["a", "b"]) {
+    await run(["post-tool-use"], { stdin: postToolUse("tags", { tool_use_id: id, tool_response: { stdout: `DB_PASSWORD=${secret}` } }), env: env() });
+  }
+  const text = await Bun.file(join(home, "sessions", "tags.jsonl")).text();
+  expect(text).not.toContain(secret);
+  const tags = text.match(/\[REDACTED:[a-z0-9-]+:[0-9a-f]{4}\]/g) ?? [];
+  expect(tags).toHaveLength(2);
+  expect(tags[0]).toBe(tags[1]!);
+  const { statSync } = await import("node:fs");
+  expect(statSync(join(home, "redact.key")).mode & 0o777).toBe(0o600);
+});
