@@ -2,8 +2,9 @@
  * The patch of a working tree against a base commit: what `git add -A` and
  * `git diff --cached --binary BASE` would print, and what `git apply
  * --binary` on a checkout of BASE turns back into the working tree. No git
- * binary: objects, refs and packfiles go through isomorphic-git, the index
- * and the working tree are read here.
+ * binary: objects and packfiles are read by objects.ts and pack.ts, refs by
+ * refs.ts (isomorphic-git is their fallback), the index and the working tree
+ * here.
  *
  * Speed comes from doing what git does: lstat data against the index decides
  * which files to hash, the index's cache tree stands for whole clean
@@ -19,7 +20,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import git from "isomorphic-git";
 import { readGitConfig } from "./config.ts";
 import { baseRules } from "./ignore.ts";
 import { type GitIndex, parseIndex } from "./index-file.ts";
@@ -121,9 +121,9 @@ async function flattenBase(
   const visit = async (oid: string, prefix: string): Promise<void> => {
     // Raw content, parsed here: isomorphic-git's tree parser rejects names
     // git accepts (a backslash, for one).
-    const obj = await git.readObject({ fs, gitdir: repo.commondir, oid, cache: repo.cache, format: "content" });
+    const obj = await repo.objects.read(oid);
     if (obj.type !== "tree") throw new GitDiffError(`object ${oid} is a ${obj.type}, not a tree`);
-    for (const e of parseTree(obj.object as Uint8Array)) {
+    for (const e of parseTree(obj.data)) {
       const p = prefix === "" ? e.name : `${prefix}/${e.name}`;
       if (e.mode === 0o040000) {
         if (!dirty.has(p) && cacheTree.get(p) === e.oid) skipped.add(p);
@@ -219,8 +219,11 @@ async function eachChange(
   for (const p of wt.entries.keys()) if (!underSkipped(p, skipped)) paths.add(p);
   const sorted = [...paths].sort(compareBytes);
 
-  const blob = async (oid: string): Promise<Uint8Array> =>
-    (await git.readBlob({ fs, gitdir: repo.commondir, oid, cache: repo.cache })).blob;
+  const blob = async (oid: string): Promise<Uint8Array> => {
+    const obj = await repo.objects.read(oid);
+    if (obj.type !== "blob") throw new GitDiffError(`object ${oid} is a ${obj.type}, not a blob`);
+    return obj.data;
+  };
   const content = async (p: string, e: BaseEntry | WorkEntry, fromWorktree: boolean): Promise<Uint8Array> => {
     if (e.mode === MODE_GITLINK) return Buffer.from(`Subproject commit ${e.oid}\n`);
     if ("data" in e && e.data) return e.data;

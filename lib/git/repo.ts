@@ -3,9 +3,9 @@
  *
  * A linked worktree has `.git` as a file (`gitdir: ...`) pointing at a private
  * directory that holds HEAD and the index, whose `commondir` names the shared
- * directory with objects, refs and config. isomorphic-git only knows one
- * gitdir, so HEAD is read here from the private one and everything else goes
- * to the common one.
+ * directory with objects, refs and config. Refs are read by refs.ts and
+ * objects by objects.ts (both say why not isomorphic-git); isomorphic-git is
+ * loaded only as a fallback, for names and objects they cannot resolve.
  *
  * @example
  * ```ts
@@ -15,7 +15,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import git from "isomorphic-git";
+import { MissingObjectError, ObjectStore } from "./objects.ts";
+import { RefStore } from "./refs.ts";
 
 /** Base class of the errors a caller can show to a user as they are. */
 export class GitDiffError extends Error {
@@ -45,8 +46,10 @@ export interface Repo {
   readonly gitdir: string;
   /** The shared git directory (objects, refs, config, info/exclude). */
   readonly commondir: string;
-  /** One object cache shared by every isomorphic-git call on this repo. */
-  readonly cache: object;
+  /** The object database (with alternates), read on demand. */
+  readonly objects: ObjectStore;
+  /** Loose and packed refs, HEAD from the worktree's own git dir. */
+  readonly refs: RefStore;
 }
 
 /**
@@ -71,7 +74,7 @@ export function findRepo(cwd: string): Repo {
       } catch {
         // No commondir file: a main worktree.
       }
-      return { root: dir, gitdir, commondir, cache: {} };
+      return { root: dir, gitdir, commondir, objects: new ObjectStore(path.join(commondir, "objects")), refs: new RefStore(gitdir, commondir) };
     }
     const up = path.dirname(dir);
     if (up === dir) throw new NotARepositoryError(cwd);
@@ -112,38 +115,59 @@ function isDir(p: string): boolean {
 
 /** The commit HEAD points at, or null on an unborn branch. */
 export async function readHead(repo: Repo): Promise<string | null> {
-  let head: string;
-  try {
-    head = fs.readFileSync(path.join(repo.gitdir, "HEAD"), "utf8").trim();
-  } catch {
-    return null;
-  }
-  if (/^[0-9a-f]{40}$/.test(head)) return head;
-  const m = /^ref:\s*(\S+)$/.exec(head);
-  if (!m) return null;
-  return resolveRefName(repo, m[1]!);
+  return repo.refs.resolveFull("HEAD");
 }
 
 async function resolveRefName(repo: Repo, ref: string): Promise<string | null> {
+  const own = repo.refs.resolve(ref);
+  if (own) return own;
   try {
-    // isomorphic-git reads loose refs and packed-refs of the common dir.
+    // Only for names the files above do not resolve: isomorphic-git is slow to load.
+    const { default: git } = await import("isomorphic-git");
     return await git.resolveRef({ fs, gitdir: repo.commondir, ref });
   } catch {
     return null;
   }
 }
 
+/** The header fields of a commit or tag (`tree`, `parent`, `object`, ...), first value of each and every parent. */
+function headerFields(data: Buffer): { get(k: string): string | undefined; parents: string[] } {
+  const end = data.indexOf("\n\n");
+  const fields = new Map<string, string>();
+  const parents: string[] = [];
+  for (const line of data.toString("utf8", 0, end < 0 ? data.length : end).split("\n")) {
+    if (line.startsWith(" ")) continue; // continuation of a multi-line header (gpgsig)
+    const sp = line.indexOf(" ");
+    if (sp < 0) continue;
+    const k = line.slice(0, sp);
+    if (k === "parent") parents.push(line.slice(sp + 1));
+    if (!fields.has(k)) fields.set(k, line.slice(sp + 1));
+  }
+  return { get: (k) => fields.get(k), parents };
+}
+
+async function readCommitObject(repo: Repo, oid: string): Promise<{ tree: string; parents: string[] }> {
+  const obj = await repo.objects.read(oid);
+  if (obj.type !== "commit") throw new GitDiffError(`object ${oid} is a ${obj.type}, not a commit`);
+  const h = headerFields(obj.data);
+  const tree = h.get("tree");
+  if (!tree) throw new GitDiffError(`commit ${oid} has no tree`);
+  return { tree, parents: h.parents };
+}
+
 async function peelToCommit(repo: Repo, oid: string): Promise<string | null> {
   for (let i = 0; i < 16; i++) {
     let obj;
     try {
-      obj = await git.readObject({ fs, gitdir: repo.commondir, oid, cache: repo.cache, format: "parsed" });
+      obj = await repo.objects.read(oid);
     } catch {
       return null;
     }
     if (obj.type === "commit") return oid;
     if (obj.type !== "tag") return null;
-    oid = (obj.object as { object: string }).object;
+    const target = headerFields(obj.data).get("object");
+    if (!target) return null;
+    oid = target;
   }
   return null;
 }
@@ -169,11 +193,9 @@ export async function resolveRev(repo: Repo, rev: string): Promise<string> {
     else {
       oid = await resolveRefName(repo, name);
       if (!oid && /^[0-9a-f]{4,39}$/i.test(name)) {
-        try {
-          oid = await git.expandOid({ fs, gitdir: repo.commondir, oid: name.toLowerCase(), cache: repo.cache });
-        } catch {
-          oid = null;
-        }
+        // Two matches or none: ambiguous or unknown, both an unknown revision here.
+        const found = repo.objects.expand(name);
+        oid = found.length === 1 ? found[0]! : null;
       }
     }
   }
@@ -185,8 +207,8 @@ export async function resolveRev(repo: Repo, rev: string): Promise<string> {
     const parentIndex = step[0] === "~" ? 0 : n - 1;
     if (step[0] === "^" && n === 0) continue;
     for (let i = 0; i < hops; i++) {
-      const { commit } = await git.readCommit({ fs, gitdir: repo.commondir, oid: oid!, cache: repo.cache });
-      const parent = commit.parent[i === hops - 1 ? parentIndex : 0];
+      const { parents } = await readCommitObject(repo, oid!);
+      const parent = parents[i === hops - 1 ? parentIndex : 0];
       if (!parent) throw new UnknownRevisionError(rev);
       oid = parent;
     }
@@ -196,8 +218,12 @@ export async function resolveRev(repo: Repo, rev: string): Promise<string> {
 
 /** The root tree of a commit. */
 export async function commitTree(repo: Repo, commit: string): Promise<string> {
-  const { commit: c } = await git.readCommit({ fs, gitdir: repo.commondir, oid: commit, cache: repo.cache });
-  return c.tree;
+  try {
+    return (await readCommitObject(repo, commit)).tree;
+  } catch (e) {
+    if (e instanceof MissingObjectError) throw new GitDiffError(e.message);
+    throw e;
+  }
 }
 
 /**
@@ -213,30 +239,5 @@ export function readHeadSync(gitdir: string): string | null {
   } catch {
     // main worktree
   }
-  let value: string;
-  try {
-    value = fs.readFileSync(path.join(gitdir, "HEAD"), "utf8").trim();
-  } catch {
-    return null;
-  }
-  for (let depth = 0; depth < 8; depth++) {
-    if (/^[0-9a-f]{40}$/.test(value)) return value;
-    const m = /^ref:\s*(\S+)$/.exec(value);
-    if (!m) return null;
-    const ref = m[1]!;
-    try {
-      value = fs.readFileSync(path.join(commondir, ref), "utf8").trim();
-      continue;
-    } catch {
-      // not loose: look in packed-refs
-    }
-    try {
-      const packed = fs.readFileSync(path.join(commondir, "packed-refs"), "utf8");
-      const line = packed.split("\n").find((l) => l.endsWith(` ${ref}`));
-      return line ? line.slice(0, 40) : null;
-    } catch {
-      return null;
-    }
-  }
-  return null;
+  return new RefStore(gitdir, commondir).resolveFull("HEAD");
 }
