@@ -67,7 +67,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   } else {
     files = listSessionFiles(home).map((f) => f.path);
   }
-  const config = loadConfig(process.env, null);
+  const config = await loadConfig(process.env, null);
   let publicKey: string | null = null;
   try {
     publicKey = config.oracle ? readPublicKeyPem(config.oracle.public_key, config.path) : null;

@@ -9,8 +9,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { config as validateUser, repo_config as validateRepo, type Validate } from "../generated/validators.js";
+import type { ParseError } from "jsonc-parser";
+import type { Validate } from "../generated/validators.js";
 import { configPath } from "./paths.ts";
 
 export interface OracleConfig {
@@ -63,10 +63,21 @@ type Json = Record<string, any>;
  *
  * @example
  * ```ts
- * parseConfigText('{ "task_id": "t" } // ok', "c.jsonc", validateUser);
+ * await parseConfigText('{ "task_id": "t" } // ok', "c.jsonc", "config");
  * ```
  */
-export function parseConfigText(text: string, file: string, validate: Validate): { value: Json | null; errors: string[] } {
+export async function parseConfigText(
+  text: string,
+  file: string,
+  which: "config" | "repo_config",
+): Promise<{ value: Json | null; errors: string[] }> {
+  // Imported here, not at the top: most hook runs have no config file and
+  // should not pay for the parser and the validators at start-up.
+  const [{ parse, printParseErrorCode }, validators] = await Promise.all([
+    import("jsonc-parser"),
+    import("../generated/validators.js"),
+  ]);
+  const validate: Validate = validators[which];
   const parseErrors: ParseError[] = [];
   const value = parse(text, parseErrors, { allowTrailingComma: true, disallowComments: false });
   if (parseErrors.length) {
@@ -170,18 +181,18 @@ export function findRepoConfig(cwd: string): string | null {
  *
  * @example
  * ```ts
- * const cfg = loadConfig(process.env, "/repo");
+ * const cfg = await loadConfig(process.env, "/repo");
  * if (cfg.oracle && cfg.errors.length === 0) { ... }
  * ```
  */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, cwd?: string | null): Config {
+export async function loadConfig(env: Readonly<Record<string, string | undefined>>, cwd?: string | null): Promise<Config> {
   const path = configPath(env);
   const errors: string[] = [];
   const user = readText(path);
   if (user.error) errors.push(user.error);
   let u: Json = {};
   if (user.text !== null) {
-    const parsed = parseConfigText(user.text, path, validateUser);
+    const parsed = await parseConfigText(user.text, path, "config");
     errors.push(...parsed.errors);
     if (parsed.value) u = parsed.value;
   }
@@ -191,7 +202,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     const repo = readText(repoPath);
     if (repo.error) errors.push(repo.error);
     if (repo.text !== null) {
-      const parsed = parseConfigText(repo.text, repoPath, validateRepo);
+      const parsed = await parseConfigText(repo.text, repoPath, "repo_config");
       errors.push(...parsed.errors);
       repoExtra = parsed.value?.redact?.extra ?? [];
     }

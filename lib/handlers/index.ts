@@ -4,11 +4,11 @@
  * calls the harness adapter, and returns records; only the Stop gate can
  * return a decision.
  */
-import { randomUUID } from "node:crypto";
 import { outcomeOf } from "../gate/outcome.ts";
 import { claudeRecords, sessionIdOf, type Facts } from "../harness/claude.ts";
 import type { HookName } from "../hook/caps.ts";
 import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
+import { newId } from "../trace/digest.ts";
 import { readSession, UNATTRIBUTED } from "../trace/store.ts";
 
 export const SUPPORTED_HARNESSES = ["claude"] as const;
@@ -17,7 +17,7 @@ export const SUPPORTED_HARNESSES = ["claude"] as const;
 const OUTCOME_TYPES = ["session_start", "message", "oracle_verdict"] as const;
 
 async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string): Promise<Facts> {
-  const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId: randomUUID };
+  const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId };
   const p = ctx.payload as Record<string, unknown>;
   if (hook === "session-start") {
     // Loaded here, not at the top: isomorphic-git is the heaviest module and

@@ -15,11 +15,11 @@
  *
  * It never returns: every path ends in exit 0.
  */
-import { randomUUID } from "node:crypto";
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
 import type { Redactor } from "../redact/index.ts";
+import { newId } from "../trace/digest.ts";
 import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
 import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
@@ -45,7 +45,7 @@ function unparsedRecord(input: StdinRead, text: string, event: string): PayloadC
   // Attribute it to its session when the head still says which one.
   const sid = /"session_id"\s*:\s*"([^"\\]{1,256})"/.exec(text.slice(0, HEAD_FOR_UNPARSED))?.[1];
   return {
-    id: randomUUID(),
+    id: newId(),
     type: "payload_cut",
     session_id: sid ?? UNATTRIBUTED,
     harness: "claude",
@@ -131,7 +131,7 @@ export async function runHook(
     } catch (e) {
       logError(home, hook, "parse", e);
       if (input.bytes > 0) {
-        const config = loadConfig(env, null);
+        const config = await loadConfig(env, null);
         writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], configuredRedactor(config, home), config);
       }
       exit0();
@@ -141,7 +141,7 @@ export async function runHook(
     }
     if (harness !== "claude") throw new TracegateError(`unsupported harness "${harness.slice(0, 32)}"`);
     const cwd = (payload as Record<string, unknown>).cwd;
-    const config = loadConfig(env, typeof cwd === "string" ? cwd : null);
+    const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
     for (const problem of config.errors) logError(home, hook, "config", new TracegateError(problem));
     const ctx: HookContext = {
       hook,

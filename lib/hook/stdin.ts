@@ -2,7 +2,7 @@
  * Read stdin in chunks up to a cap, then keep draining and discarding so the
  * harness never sees a broken pipe. The payload never goes to argv or env.
  */
-import { createHash } from "node:crypto";
+import { sha256Stream } from "../trace/digest.ts";
 
 /** Beyond this the rest of stdin is drained and discarded and the record is marked cut. */
 export const STDIN_CAP_BYTES = 64 * 1024 * 1024;
@@ -27,7 +27,7 @@ export interface StdinRead {
  */
 export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_BYTES): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
-  const hash = createHash("sha256");
+  const hash = sha256Stream();
   let kept = 0;
   let bytes = 0;
   const reader = stream.getReader();
@@ -44,5 +44,5 @@ export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_
     }
   }
   const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, kept);
-  return { data, bytes, cut: bytes > kept, sha256: hash.digest("hex") };
+  return { data, bytes, cut: bytes > kept, sha256: hash.hex() };
 }

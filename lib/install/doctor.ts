@@ -159,7 +159,7 @@ function enabledPlugins(env: Env): string[] {
 async function loadConfigReport(env: Env, cwd: string) {
   try {
     const { loadConfig } = await import("../config/load.ts");
-    const c = loadConfig(env, cwd);
+    const c = await loadConfig(env, cwd);
     return { config: { path: c.path, exists: c.exists, errors: [...c.errors] }, oracle: c.oracle };
   } catch (e) {
     return {

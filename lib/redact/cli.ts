@@ -75,8 +75,8 @@ function parseJsonInput(text: string): { values: unknown[]; lines: boolean } | {
  * as the hooks would use them. `redact.enabled: false` is ignored here: a
  * user who runs `tracegate redact` asked for redaction.
  */
-function userRedactConfig(): RedactConfig {
-  const config = loadConfig(process.env, process.cwd());
+async function userRedactConfig(): Promise<RedactConfig> {
+  const config = await loadConfig(process.env, process.cwd());
   for (const problem of config.errors) err(`tracegate: config: ${problem}\n`);
   return { extra: config.redact.extra, allow: config.redact.allow, repoExtra: config.redact.repo_extra };
 }
@@ -103,7 +103,7 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
   } catch (e) {
     return fail(`cannot read stdin: ${(e as Error).message}`);
   }
-  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? userRedactConfig()) });
+  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? (await userRedactConfig())) });
   if (!opts.json) {
     out(opts.explain ? describe(redactor.explainText!(input).found, false) : redactor.text(input));
     return 0;

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * const redactor = configuredRedactor(loadConfig(process.env, cwd), dataDir(process.env));
+ * const redactor = configuredRedactor(await loadConfig(process.env, cwd), dataDir(process.env));
  * ```
  */
 import type { Config } from "../config/load.ts";

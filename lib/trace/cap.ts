@@ -6,7 +6,7 @@
  * largest members replaced by cut JSON text, deepest first, so the shape of
  * the rest survives.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./digest.ts";
 import type { CutString } from "./record.ts";
 
 export const DEFAULT_FIELD_BYTES = 256 * 1024;
@@ -42,7 +42,7 @@ export function cutString(s: string, maxBytes: number): string | CutString {
   return {
     cut: true,
     head: utf8Head(s, maxBytes),
-    sha256: createHash("sha256").update(full).digest("hex"),
+    sha256: sha256Hex(full),
     bytes: full.length,
   };
 }

@@ -5,9 +5,9 @@
  * never interleave or overwrite each other. Nothing here rewrites a line;
  * corrections are new records.
  */
-import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "./digest.ts";
 import type { TraceRecord } from "./record.ts";
 
 export const SESSIONS_DIR = "sessions";
@@ -31,7 +31,7 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export function sessionFileName(sessionId: string): string {
   if (SAFE_ID.test(sessionId)) return `${sessionId}.jsonl`;
   const readable = sessionId.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
-  const digest = createHash("sha256").update(sessionId).digest("hex").slice(0, 16);
+  const digest = sha256Hex(sessionId).slice(0, 16);
   return `_${readable}${readable ? "-" : ""}${digest}.jsonl`;
 }
 

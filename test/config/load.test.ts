@@ -8,18 +8,18 @@ import { cleanup, tempDir } from "../support/tracegate.ts";
 const dir = tempDir();
 afterAll(() => cleanup(dir));
 
-function withFiles(user: string | null, repo: string | null) {
+async function withFiles(user: string | null, repo: string | null) {
   const root = tempDir();
   const repoDir = join(root, "repo");
   mkdirSync(join(repoDir, ".git"), { recursive: true });
   mkdirSync(join(repoDir, "sub"), { recursive: true });
   if (user !== null) writeFileSync(join(root, "user.jsonc"), user);
   if (repo !== null) writeFileSync(join(repoDir, ".tracegate.jsonc"), repo);
-  return { cfg: loadConfig({ TRACEGATE_CONFIG: join(root, "user.jsonc") }, join(repoDir, "sub")), root };
+  return { cfg: await loadConfig({ TRACEGATE_CONFIG: join(root, "user.jsonc") }, join(repoDir, "sub")), root };
 }
 
-test("no config: defaults, no oracle, redaction on, no errors", () => {
-  const { cfg, root } = withFiles(null, null);
+test("no config: defaults, no oracle, redaction on, no errors", async () => {
+  const { cfg, root } = await withFiles(null, null);
   expect(cfg.exists).toBe(false);
   expect(cfg.oracle).toBeNull();
   expect(cfg.redact.enabled).toBe(true);
@@ -27,8 +27,8 @@ test("no config: defaults, no oracle, redaction on, no errors", () => {
   cleanup(root);
 });
 
-test("a JSONC user config with comments and trailing commas is read", () => {
-  const { cfg, root } = withFiles(
+test("a JSONC user config with comments and trailing commas is read", async () => {
+  const { cfg, root } = await withFiles(
     `{ // oracle\n "oracle": {"url": "http://127.0.0.1:8700/", "public_key": "k.pub",}, "task_id": "t1", "gate": {"max_attempts": 5}, }`,
     null,
   );
@@ -39,8 +39,8 @@ test("a JSONC user config with comments and trailing commas is read", () => {
   cleanup(root);
 });
 
-test("an invalid user config is reported with its path and contributes nothing", () => {
-  const { cfg, root } = withFiles(`{"oracle": {"url": "ftp://x", "public_key": "k"}, "redact": {"enabled": false}}`, null);
+test("an invalid user config is reported with its path and contributes nothing", async () => {
+  const { cfg, root } = await withFiles(`{"oracle": {"url": "ftp://x", "public_key": "k"}, "redact": {"enabled": false}}`, null);
   expect(cfg.errors.length).toBeGreaterThan(0);
   expect(cfg.errors[0]).toContain("user.jsonc");
   expect(cfg.oracle).toBeNull();
@@ -48,12 +48,12 @@ test("an invalid user config is reported with its path and contributes nothing",
   cleanup(root);
 });
 
-test("a repository config may add patterns but cannot set the oracle or turn redaction off", () => {
-  const ok = withFiles(null, `{"redact": {"extra": [{"kind": "acme", "pattern": "acme_[a-z]{8}"}]}}`);
+test("a repository config may add patterns but cannot set the oracle or turn redaction off", async () => {
+  const ok = await withFiles(null, `{"redact": {"extra": [{"kind": "acme", "pattern": "acme_[a-z]{8}"}]}}`);
   expect(ok.cfg.errors).toEqual([]);
   expect(ok.cfg.redact.repo_extra).toEqual([{ kind: "acme", pattern: "acme_[a-z]{8}" }]);
   cleanup(ok.root);
-  const bad = withFiles(null, `{"oracle": {"url": "http://127.0.0.1:1", "public_key": "k"}, "redact": {"enabled": false, "allow": ["x"]}}`);
+  const bad = await withFiles(null, `{"oracle": {"url": "http://127.0.0.1:1", "public_key": "k"}, "redact": {"enabled": false, "allow": ["x"]}}`);
   expect(bad.cfg.oracle).toBeNull();
   expect(bad.cfg.redact.enabled).toBe(true);
   expect(bad.cfg.redact.allow).toEqual([]);
@@ -61,13 +61,13 @@ test("a repository config may add patterns but cannot set the oracle or turn red
   cleanup(bad.root);
 });
 
-test("a pattern that is not a regular expression is an error, not a crash", () => {
-  const { cfg, root } = withFiles(`{"redact": {"extra": [{"kind": "k", "pattern": "([a-z"}]}}`, null);
+test("a pattern that is not a regular expression is an error, not a crash", async () => {
+  const { cfg, root } = await withFiles(`{"redact": {"extra": [{"kind": "k", "pattern": "([a-z"}]}}`, null);
   expect(cfg.errors.join()).toContain("not a valid regular expression");
   cleanup(root);
 });
 
-test("data dir and config path follow the documented precedence", () => {
+test("data dir and config path follow the documented precedence", async () => {
   expect(dataDir({ TRACEGATE_HOME: "/a", CLAUDE_PLUGIN_DATA: "/b" })).toBe("/a");
   expect(dataDir({ CLAUDE_PLUGIN_DATA: "/b", XDG_DATA_HOME: "/x" })).toBe("/b");
   expect(dataDir({ XDG_DATA_HOME: "/x" }, "linux")).toBe("/x/tracegate");
@@ -82,7 +82,7 @@ test("patterns that could backtrack super-linearly are refused", async () => {
   const { unsafePattern } = await import("../../lib/config/load.ts");
   for (const bad of ["(a+)+$", "(a*)*", "(?:x+y?)+z", "(a|aa)+b{2}(c+){3}", "(\\w)\\1"]) expect({ bad, unsafe: unsafePattern(bad) }).toEqual({ bad, unsafe: true });
   for (const good of ["acme_[A-Za-z0-9]{32}", "(?:sk|rk)_live_[0-9a-z]{24,99}", "tok-(?:[a-f0-9]{8})", "[(+*]+x", "a\\(b+\\)+"]) expect({ good, unsafe: unsafePattern(good) }).toEqual({ good, unsafe: false });
-  const { cfg, root } = withFiles(null, `{"redact": {"extra": [{"kind": "evil", "pattern": "(a+)+$"}]}}`);
+  const { cfg, root } = await withFiles(null, `{"redact": {"extra": [{"kind": "evil", "pattern": "(a+)+$"}]}}`);
   expect(cfg.redact.repo_extra).toEqual([]);
   expect(cfg.errors.join()).toContain("nests quantifiers");
   cleanup(root);
