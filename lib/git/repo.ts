@@ -87,12 +87,13 @@ export function findRepo(cwd: string): Repo {
  * HEAD, the target of a `gitdir:` file, else null.
  */
 export function gitdirOf(dotgit: string): string | null {
-  let st: fs.Stats;
+  let st: fs.Stats | undefined;
   try {
-    st = fs.statSync(dotgit);
+    st = fs.statSync(dotgit, { throwIfNoEntry: false });
   } catch {
-    return null;
+    return null; // ENOTDIR and the like
   }
+  if (!st) return null;
   if (st.isDirectory()) return fs.existsSync(path.join(dotgit, "HEAD")) ? dotgit : null;
   if (!st.isFile()) return null;
   try {

@@ -83,6 +83,15 @@ function statMatches(e: IndexEntry, st: fs.Stats): boolean {
   );
 }
 
+/** lstat, or null when the path is gone (ENOENT, or ENOTDIR when a parent became a file). */
+function lstatOrNull(abs: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(abs, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function readContent(abs: string, mode: number): Buffer {
   return mode === MODE_LINK ? Buffer.from(fs.readlinkSync(abs, "buffer")) : fs.readFileSync(abs);
 }
@@ -120,12 +129,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
       if (oid !== e.oid) markDirty(dirty, p);
       continue;
     }
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.lstatSync(abs, { throwIfNoEntry: false });
-    } catch {
-      st = undefined; // ENOTDIR: a parent became a file
-    }
+    const st = lstatOrNull(abs);
     if (!st) {
       markDirty(dirty, p); // deleted
       continue;
@@ -160,52 +164,49 @@ export function scanWorktree(opts: ScanOptions): Worktree {
     } catch {
       return;
     }
+    let hasGit = false;
     for (const d of list) {
-      if (d.name === ".gitignore" && d.isFile()) {
+      if (d.name === ".git") hasGit = true;
+      else if (d.name === ".gitignore" && d.isFile()) {
         try {
-          rules = withDir(rules, rel, fs.readFileSync(path.join(abs, d.name), "utf8"));
+          rules = withDir(rules, rel, fs.readFileSync(`${abs}${path.sep}.gitignore`, "utf8"));
         } catch {
           // unreadable: git would warn and go on
         }
-        break;
       }
+    }
+    if (rel !== "" && hasGit && gitdirOf(`${abs}${path.sep}.git`)) {
+      // An embedded repository: git add -A records it as a gitlink, and does not look inside.
+      const head = submoduleHead(abs);
+      if (head) {
+        entries.set(rel, { mode: MODE_GITLINK, oid: head });
+        markDirty(dirty, rel);
+      }
+      return;
     }
     for (const d of list) {
       const name = d.name;
       if (name === ".git") continue;
       const childRel = rel === "" ? name : `${rel}/${name}`;
-      const childAbs = path.join(abs, name);
       let isDir = d.isDirectory();
       let isFile = d.isFile() || d.isSymbolicLink();
       if (!isDir && !isFile) {
-        try {
-          const st = fs.lstatSync(childAbs);
-          isDir = st.isDirectory();
-          isFile = st.isFile() || st.isSymbolicLink();
-        } catch {
-          continue;
-        }
+        const st = lstatOrNull(`${abs}${path.sep}${name}`);
+        if (!st) continue;
+        isDir = st.isDirectory();
+        isFile = st.isFile() || st.isSymbolicLink();
       }
       if (isDir) {
         if (gitlinks.has(childRel)) continue; // a submodule, handled above
         if (isIgnored(rules, childRel, true)) continue;
-        if (gitdirOf(path.join(childAbs, ".git"))) {
-          // An embedded repository: git add -A records it as a gitlink.
-          const head = submoduleHead(childAbs);
-          if (head) {
-            entries.set(childRel, { mode: MODE_GITLINK, oid: head });
-            markDirty(dirty, childRel);
-          }
-          continue;
-        }
-        walk(childAbs, childRel, rules);
+        walk(`${abs}${path.sep}${name}`, childRel, rules);
       } else if (isFile) {
         if (tracked.has(childRel)) continue;
         if (isIgnored(rules, childRel, false)) continue;
-        let st: fs.Stats;
+        const childAbs = `${abs}${path.sep}${name}`;
         let data: Buffer;
         try {
-          st = fs.lstatSync(childAbs);
+          const st = fs.lstatSync(childAbs);
           const m = modeOf(st, true, undefined);
           if (m === null) continue;
           data = readContent(childAbs, m);
