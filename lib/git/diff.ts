@@ -154,15 +154,32 @@ export function parseTree(buf: Uint8Array): { mode: number; name: string; oid: s
   return out;
 }
 
-function underSkipped(p: string, skipped: Set<string>): boolean {
-  if (skipped.size === 0) return false;
-  if (skipped.has("")) return true;
-  let i = p.indexOf("/");
-  while (i >= 0) {
-    if (skipped.has(p.slice(0, i))) return true;
-    i = p.indexOf("/", i + 1);
-  }
-  return false;
+/**
+ * Whether a path lies under one of the `skipped` directories. Paths come in
+ * index order, so consecutive ones mostly share their directory: the answer
+ * for the last directory is kept.
+ */
+function skippedTest(skipped: Set<string>): (p: string) => boolean {
+  if (skipped.size === 0) return () => false;
+  if (skipped.has("")) return () => true;
+  let lastDir: string | null = null;
+  let lastAnswer = false;
+  return (p) => {
+    const slash = p.lastIndexOf("/");
+    if (slash < 0) return false;
+    const dir = p.slice(0, slash);
+    if (dir === lastDir) return lastAnswer;
+    let answer = false;
+    for (let i = dir.length; i > 0; i = dir.lastIndexOf("/", i - 1)) {
+      if (skipped.has(i === dir.length ? dir : dir.slice(0, i))) {
+        answer = true;
+        break;
+      }
+    }
+    lastDir = dir;
+    lastAnswer = answer;
+    return answer;
+  };
 }
 
 /** Incremental sha256 and byte count of the full patch, keeping at most `max` bytes of it. */
@@ -216,7 +233,8 @@ async function eachChange(
   const { base, skipped } = await flattenBase(repo, tree, index.cacheTree, wt.dirty);
 
   const paths = new Set<string>(base.keys());
-  for (const p of wt.entries.keys()) if (!underSkipped(p, skipped)) paths.add(p);
+  const underSkipped = skippedTest(skipped);
+  for (const p of wt.entries.keys()) if (!underSkipped(p)) paths.add(p);
   const sorted = [...paths].sort(compareBytes);
 
   const blob = async (oid: string): Promise<Uint8Array> => {

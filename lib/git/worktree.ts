@@ -116,7 +116,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
     if (tracked.has(p)) continue; // later stages of a conflict
     tracked.add(p);
     if (e.skipWorktree || (e.assumeValid && e.stage === 0)) {
-      entries.set(p, { mode: e.mode, oid: e.oid });
+      entries.set(p, e);
       continue;
     }
     // Index paths are already normal; concatenation is cheaper than path.join per file.
@@ -142,7 +142,8 @@ export function scanWorktree(opts: ScanOptions): Worktree {
     const conflicted = e.stage !== 0;
     const racy = e.mtimeS * 1000 + e.mtimeNs / 1e6 >= indexMtimeMs - 0.001;
     if (!conflicted && !e.intentToAdd && mode === e.mode && !racy && statMatches(e, st)) {
-      entries.set(p, { mode, oid: e.oid });
+      // The index entry itself: its id is decoded only if the diff looks at this path.
+      entries.set(p, e);
       continue;
     }
     let data: Buffer;
