@@ -33,7 +33,7 @@ function describe(found: readonly Found[], json: boolean): string {
   if (found.length === 0) return "no secrets found\n";
   const lines = found.map((f) => {
     const where = json ? `${f.path}${f.line > 1 || f.column > 1 ? ` ${f.line}:${f.column}` : ""}` : `${f.line}:${f.column}`;
-    return `${where}\t${f.kind}${f.checksum ? "\t(checksum verified)" : ""}`;
+    return `${where}\t${f.kind}${f.within ? `\t(decoded from ${f.within})` : ""}${f.checksum ? "\t(checksum verified)" : ""}`;
   });
   const byKind = new Map<string, number>();
   for (const f of found) byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);

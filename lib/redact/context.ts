@@ -5,6 +5,7 @@
  * secret. Runs at each occurrence of a term; the full key is recovered by
  * scanning a bounded distance either side, then classified (cached).
  */
+import { containerFinding, decodeBase64Text } from "./decode.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
@@ -16,6 +17,7 @@ const isKeyChar = (c: number): boolean =>
 
 // A bare value ends at whitespace, quotes, separators and escapes.
 const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
+const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
 /** Parses what follows a key: separator, optional quotes, the value. */
@@ -131,7 +133,10 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
   if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop())) return;
-  ctx.out.push({ from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
+  // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
+  const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
+  const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;
+  ctx.out.push(f ?? { from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
 }
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */

@@ -6,7 +6,8 @@
 import { contextRule } from "./context.ts";
 import { PREFIX_RULES } from "./prefix.ts";
 import { STRUCTURAL_RULES } from "./structural.ts";
-import type { Finding, Rule, ScanCtx } from "./types.ts";
+import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
+import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
 /** Every built-in rule. */
 export const BUILTIN_RULES: readonly Rule[] = [...PREFIX_RULES, ...STRUCTURAL_RULES, contextRule];
@@ -97,6 +98,39 @@ function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
 
 const NONE: number[] = [];
 
+/** Nesting and the decoded-bytes budget shared by one top-level redaction. */
+export interface ScanOpts {
+  readonly depth?: number;
+  readonly budget?: { left: number };
+}
+
+/**
+ * The strongest finding (highest priority, then earliest) in `findings`.
+ *
+ * @example
+ * ```ts
+ * strongest([{ from: 0, start: 4, end: 40, kind: "github-pat", priority: 3 }]); // { kind: "github-pat", priority: 3 }
+ * ```
+ */
+export function strongest(findings: readonly Finding[]): Inner | undefined {
+  let best: Finding | undefined;
+  for (const f of findings) if (!best || f.priority > best.priority || (f.priority === best.priority && f.start < best.start)) best = f;
+  return best && { kind: best.kind, priority: best.priority };
+}
+
+/**
+ * A rescanner for decoded plaintext at `depth + 1`, charged to `budget`;
+ * undefined past the nesting limit.
+ */
+export function innerScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Inner | undefined) | undefined {
+  if (depth >= DECODE_DEPTH) return undefined;
+  return (plain) => {
+    if (plain.length > budget.left) return undefined;
+    budget.left -= plain.length;
+    return strongest(scan(plain, rules, extras, { depth: depth + 1, budget }));
+  };
+}
+
 /**
  * All raw findings in `s` (overlapping, unresolved).
  *
@@ -105,10 +139,11 @@ const NONE: number[] = [];
  * scan("token=" + "ghp_" + "A1b2".repeat(9)).length; // >= 1
  * ```
  */
-export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: readonly ExtraRule[] = []): Finding[] {
+export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: readonly ExtraRule[] = [], opts: ScanOpts = {}): Finding[] {
   const out: Finding[] = [];
   if (s.length < 4) return out;
-  const ctx: ScanCtx = { s, out, memo: {} };
+  const depth = opts.depth ?? 0;
+  const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }) };
   const hits = findKeywords(s, keywordIndex(rules));
   for (const rule of rules) {
     if (rule.keywords.length === 1) {
@@ -145,7 +180,13 @@ export interface Segment {
   readonly end: number;
   readonly kind: string;
   readonly checksum?: boolean;
+  readonly within?: string;
 }
+
+const segmentOf = (c: { start: number; end: number; best: Finding }): Segment =>
+  c.best.within === undefined
+    ? { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum }
+    : { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, within: c.best.within };
 
 /**
  * Resolves overlaps: a finding inside a higher-priority finding's whole match
@@ -184,10 +225,10 @@ export function resolve(findings: readonly Finding[]): Segment[] {
         if (f.priority > cur.best.priority) cur.best = f;
         continue;
       }
-      if (cur) out.push({ start: cur.start, end: cur.end, kind: cur.best.kind, checksum: cur.best.checksum });
+      if (cur) out.push(segmentOf(cur));
       cur = { start: f.start, end: f.end, best: f };
     }
-    if (cur) out.push({ start: cur.start, end: cur.end, kind: cur.best.kind, checksum: cur.best.checksum });
+    if (cur) out.push(segmentOf(cur));
   }
   return out;
 }

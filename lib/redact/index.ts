@@ -22,7 +22,8 @@
  * ```
  */
 import { dataDir } from "../config/paths.ts";
-import { BUILTIN_RULES, type ExtraRule, KINDS, render, resolve, scan, type Segment } from "./engine.ts";
+import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
+import { BUILTIN_RULES, type ExtraRule, innerScanner, KINDS, render, resolve, scan, type Segment } from "./engine.ts";
 import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 
@@ -56,6 +57,12 @@ export interface Found {
   readonly kind: string;
   /** Whether an offline checksum verified the token. */
   readonly checksum: boolean;
+  /**
+   * Set when the secret was found by decoding a container value: `k8s-secret`
+   * (Secret data/stringData), `docker-auth` (`auths.*.auth`) or
+   * `dockerconfigjson`. `kind` is then what the plaintext held (`github-pat`).
+   */
+  readonly within?: string;
 }
 
 export interface Redactor {
@@ -138,6 +145,11 @@ function lineCols(s: string, offsets: readonly number[]): { line: number; column
 
 const DEPTH_GUARD = 256;
 
+/** How a value walk forces a Secret's values: `data` is base64, `stringData` plain. */
+const K8S_DATA = "k8s-secret:data";
+const K8S_STRING = "k8s-secret:stringData";
+const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
+
 /**
  * Builds a redactor. Cheap: rules are module-level and their regexes compile
  * on first use; only user patterns compile here.
@@ -153,14 +165,41 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const allowed = compileAllow(config.allow);
   const tag = makeTagger(config.fingerprintKey);
 
-  const segmentsOf = (s: string): Segment[] => {
-    const segs = resolve(scan(s, BUILTIN_RULES, extras));
+  const segmentsOf = (s: string, budget: { left: number }): Segment[] => {
+    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget }));
     return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
   };
 
-  const redactString = (s: string, path: string, found?: Found[], key?: string, forced?: string): string => {
-    const segs = forced ? [] : segmentsOf(s);
-    let kind = forced;
+  /**
+   * A value the walk knows is a container (a Secret's data, a Docker auth, a
+   * `.dockerconfigjson`): its kind from the decoded plaintext. Secret values
+   * are redacted whatever the plaintext holds; the others only when they decode.
+   */
+  const containerKind = (s: string, key: string | undefined, forced: string | undefined, budget: { left: number }): { kind: string; within?: string } | undefined => {
+    const inner = (plain: string | undefined) => (plain === undefined ? undefined : innerScanner(BUILTIN_RULES, extras, 0, budget)?.(plain));
+    if (forced === K8S_DATA || forced === K8S_STRING) {
+      const i = inner(forced === K8S_DATA ? decodeBase64Text(s) : s);
+      return i ? { kind: i.kind, within: "k8s-secret" } : { kind: "k8s-secret" };
+    }
+    if (forced) return { kind: forced };
+    if (key === "auth") {
+      const plain = dockerAuthText(s);
+      if (plain !== undefined) {
+        const i = inner(plain);
+        return i ? { kind: i.kind, within: "docker-auth" } : { kind: "docker-auth" };
+      }
+    }
+    if (key !== undefined && DOCKER_CONFIG_KEY.test(key)) {
+      const i = inner(decodeBase64Text(s));
+      if (i) return { kind: i.kind, within: "dockerconfigjson" };
+    }
+    return undefined;
+  };
+
+  const redactString = (s: string, path: string, found: Found[] | undefined, budget: { left: number }, key?: string, forced?: string): string => {
+    const container = s.length > 0 ? containerKind(s, key, forced, budget) : undefined;
+    const segs = container ? [] : segmentsOf(s, budget);
+    let kind = container?.kind;
     if (!kind && key !== undefined && s.length > 0) {
       const cls = classifyKey(key);
       // The key labels the whole value a secret, unless a rule already covers
@@ -172,18 +211,18 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       }
     }
     if (kind && !(allowed && allowed(s))) {
-      found?.push({ path, line: 1, column: 1, kind, checksum: false });
+      found?.push(container?.within ? { path, line: 1, column: 1, kind, checksum: false, within: container.within } : { path, line: 1, column: 1, kind, checksum: false });
       return `[REDACTED:${kind}:${tag(s)}]`;
     }
     if (found && segs.length > 0) {
       const at = lineCols(s, segs.map((g) => g.start));
-      segs.forEach((g, i) => found.push({ path, ...at[i]!, kind: g.kind, checksum: g.checksum === true }));
+      segs.forEach((g, i) => found.push(g.within ? { path, ...at[i]!, kind: g.kind, checksum: g.checksum === true, within: g.within } : { path, ...at[i]!, kind: g.kind, checksum: g.checksum === true }));
     }
     return render(s, segs, tag);
   };
 
-  const walk = (v: unknown, key: string | undefined, path: string, depth: number, found: Found[] | undefined, forced: string | undefined): unknown => {
-    if (typeof v === "string") return redactString(v, path, found, key, forced);
+  const walk = (v: unknown, key: string | undefined, path: string, depth: number, found: Found[] | undefined, forced: string | undefined, budget: { left: number }): unknown => {
+    if (typeof v === "string") return redactString(v, path, found, budget, key, forced);
     if (v === null || typeof v !== "object") return v;
     if (depth > DEPTH_GUARD) {
       // Beyond any real payload: keep the text, redacted, rather than recurse further.
@@ -193,9 +232,9 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       } catch {
         return "[REDACTED:too-deep:0000]";
       }
-      return redactString(text, path, found);
+      return redactString(text, path, found, budget);
     }
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, key, `${path}[${i}]`, depth + 1, found, forced));
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, key, `${path}[${i}]`, depth + 1, found, forced, budget));
     const obj = v as Record<string, unknown>;
     // Kubernetes Secret: every value under data/stringData is secret, whatever it looks like.
     const k8s = obj.kind === "Secret" && (isPlainObject(obj.data) || isPlainObject(obj.stringData));
@@ -207,25 +246,28 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       const childPath = `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
       let childKey = k;
       let childForced = forced;
-      if (k8s && (k === "data" || k === "stringData")) childForced = "k8s-secret";
+      if (k8s && (k === "data" || k === "stringData")) childForced = k === "data" ? K8S_DATA : K8S_STRING;
       if (nameKey !== undefined && (k === "value" || k === "Value") && classifyKey(nameKey)) childKey = nameKey;
-      const rk = redactString(k, `${path}{key}`, found);
-      entries.push([rk, walk(x, childKey, childPath, depth + 1, found, childForced)]);
+      const rk = redactString(k, `${path}{key}`, found, budget);
+      entries.push([rk, walk(x, childKey, childPath, depth + 1, found, childForced, budget)]);
     }
     // Object.fromEntries defines own properties: a "__proto__" key stays data, never a prototype.
     return Object.fromEntries(entries);
   };
 
+  // One decode budget per call: rescans of decoded values stay bounded however
+  // many containers a record holds.
+  const budget = () => ({ left: DECODE_BUDGET });
   return {
-    text: (s) => redactString(s, "$"),
-    value: (v) => walk(v, undefined, "$", 0, undefined, undefined),
+    text: (s) => redactString(s, "$", undefined, budget()),
+    value: (v) => walk(v, undefined, "$", 0, undefined, undefined, budget()),
     explainText(s) {
       const found: Found[] = [];
-      return { output: redactString(s, "$", found), found };
+      return { output: redactString(s, "$", found, budget()), found };
     },
     explainValue(v) {
       const found: Found[] = [];
-      return { output: walk(v, undefined, "$", 0, found, undefined), found };
+      return { output: walk(v, undefined, "$", 0, found, undefined, budget()), found };
     },
   };
 }

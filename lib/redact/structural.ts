@@ -3,6 +3,7 @@
  * blocks, URL userinfo, auth headers, connection strings, Kubernetes Secrets)
  * rather than by a prefix. Each reads a bounded window from its keyword.
  */
+import { containerFinding, decodeBase64Text, dockerAuthText } from "./decode.ts";
 import { classifyKey, entropy, plausibleSecret } from "./keys.ts";
 import { LB, regexRule } from "./prefix.ts";
 import type { Finding, Rule, ScanCtx } from "./types.ts";
@@ -311,10 +312,22 @@ const awsPairRule: Rule = {
 
 const DOC_START = /(?:^|\n)(?:---|[ \t-]*apiVersion:|[ \t]*\{?\s{0,8}\\?"apiVersion\\?":)/g;
 const OTHER_OBJECT = /\n[ \t-]*(?:apiVersion|kind):/;
-const YAML_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
+const YAML_DATA = /^([ \t]*)(data|stringData):[ \t]*$/gm;
 // Raw or JSON-escaped (`\"data\": {\n  \"k\": \"v\"}` inside a JSON string).
-const JSON_DATA = /\\?"(?:data|stringData)\\?"\s{0,8}:\s{0,8}\{/g;
-const JSON_PAIR = /(?:\s|\\[nrt]){0,64}\\?"([^"\\\n]{1,253})\\?"\s{0,8}:\s{0,8}\\?"([^"\\\n]{0,65536})\\?"(?:\s|\\[nrt]){0,64},?/y;
+const JSON_DATA = /\\?"(data|stringData)\\?"\s{0,8}:\s{0,8}\{/g;
+const JSON_PAIR = /(?:\s|\\[nrt]){0,64}\\?"([^"\\\n]{1,253})\\?"\s{0,8}:\s{0,8}\\?"([^"\\\n]{0,4194304})\\?"(?:\s|\\[nrt]){0,64},?/y;
+
+/**
+ * One value under a Secret's `data` (base64) or `stringData` (`plain`): always
+ * redacted; its kind is what the decoded plaintext holds, if anything known.
+ */
+function secretValue(ctx: ScanCtx, start: number, end: number, plain: boolean): void {
+  const v = ctx.s.slice(start, end);
+  const unq = v.length >= 2 && (v[0] === '"' || v[0] === "'") && v[v.length - 1] === v[0] ? v.slice(1, -1) : v;
+  const text = plain ? unq : decodeBase64Text(unq);
+  const f = containerFinding(ctx, start, start, end, text, "k8s-secret", "k8s-secret");
+  if (f) push(ctx, f);
+}
 
 /**
  * `kind: Secret` (YAML or JSON text, e.g. `kubectl get secret -o yaml`): every
@@ -339,7 +352,12 @@ const k8sSecretRule: Rule = {
     for (const m of before.matchAll(DOC_START)) docStart = backFrom + m.index;
     const rest = s.slice(pos + 1, pos + 65536);
     const next = rest.search(DOC_START);
-    const docEnd = next < 0 ? Math.min(s.length, pos + 65536) : pos + 1 + next;
+    let docEnd = next < 0 ? Math.min(s.length, pos + 65536) : pos + 1 + next;
+    // Never cut a value: a window ending mid-line would leave a long value's tail in clear.
+    if (next < 0 && docEnd < s.length && s[docEnd - 1] !== "\n") {
+      const nl = s.indexOf("\n", docEnd);
+      docEnd = nl < 0 ? s.length : nl;
+    }
     if (docEnd <= docStart) return;
     ctx.memo.k8s = docEnd;
     const doc = s.slice(docStart, docEnd);
@@ -354,6 +372,7 @@ const k8sSecretRule: Rule = {
       const between = m.index < self ? doc.slice(m.index, self) : doc.slice(self + kw.length, m.index);
       if (OTHER_OBJECT.test(between)) continue;
       const indent = m[1]!.length;
+      const plain = m[2] === "stringData";
       let i = m.index + m[0].length + 1;
       let blockIndent = -1;
       while (i < doc.length) {
@@ -368,13 +387,13 @@ const k8sSecretRule: Rule = {
         if (lead <= indent) break;
         const kv = /^[ \t]*["']?[A-Za-z0-9_.-]{1,253}["']?:[ \t]*(.*?)[ \t]*$/.exec(line);
         if (blockIndent >= 0 && lead > blockIndent) {
-          push(ctx, { from: docStart + i, start: docStart + i + lead, end: docStart + lineEnd, kind: "k8s-secret", priority: 2 });
+          secretValue(ctx, docStart + i + lead, docStart + lineEnd, plain);
         } else if (kv) {
           blockIndent = lead;
           const v = kv[1]!;
           if (v !== "" && v !== "{}" && v !== "''" && v !== '""' && !/^[|>][-+]?$/.test(v) && !/^\{\{/.test(v)) {
             const start = docStart + i + line.lastIndexOf(v);
-            push(ctx, { from: start, start, end: start + v.length, kind: "k8s-secret", priority: 2 });
+            secretValue(ctx, start, start + v.length, plain);
           }
         }
         i = lineEnd + 1;
@@ -383,17 +402,43 @@ const k8sSecretRule: Rule = {
     JSON_DATA.lastIndex = 0;
     for (let m = yaml ? null : JSON_DATA.exec(doc); m; m = JSON_DATA.exec(doc)) {
       let i = m.index + m[0].length;
+      const plain = m[1] === "stringData";
       JSON_PAIR.lastIndex = i;
       for (let p = JSON_PAIR.exec(doc); p; p = JSON_PAIR.exec(doc)) {
         const v = p[2]!;
         if (v !== "") {
           const start = docStart + p.index + p[0].lastIndexOf(v);
-          push(ctx, { from: start, start, end: start + v.length, kind: "k8s-secret", priority: 2 });
+          secretValue(ctx, start, start + v.length, plain);
         }
         i = JSON_PAIR.lastIndex;
       }
       JSON_DATA.lastIndex = Math.max(JSON_DATA.lastIndex, i);
     }
+  },
+};
+
+// ------------------------------------------------------------ Docker auths
+
+const DOCKER_AUTH = /\\?"auth\\?"[ \t]{0,8}:[ \t]{0,8}\\?"([A-Za-z0-9+/=]{4,65536})\\?"/dy;
+
+/**
+ * Docker `auths.*.auth` (`~/.docker/config.json`, `.dockercfg`, a decoded
+ * `.dockerconfigjson`): base64 of `user:password`. Decoded; it counts only
+ * when the plaintext has a user, a colon and a password, and the plaintext is
+ * rescanned so a registry token (`ghp_…` for ghcr.io) reports its own kind.
+ */
+const dockerAuthRule: Rule = {
+  kinds: ["docker-auth"],
+  keywords: ['"auth"', '\\"auth\\"'],
+  scan(ctx, pos) {
+    DOCKER_AUTH.lastIndex = pos;
+    const m = DOCKER_AUTH.exec(ctx.s);
+    if (!m) return;
+    const plain = dockerAuthText(m[1]!);
+    if (plain === undefined) return;
+    const [a, b] = m.indices![1]!;
+    const f = containerFinding(ctx, pos, a, b, plain, "docker-auth", "docker-auth");
+    if (f) push(ctx, f);
   },
 };
 
@@ -409,5 +454,6 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   ...CLI_RULES,
   awsPairRule,
   k8sSecretRule,
+  dockerAuthRule,
 ];
 

@@ -11,6 +11,18 @@ export interface Finding {
   priority: number;
   /** True when an offline checksum (GitHub/npm CRC32) verified the token. */
   checksum?: boolean;
+  /**
+   * The container the secret was decoded from (`k8s-secret`, `docker-auth`,
+   * `dockerconfigjson`) when `kind` is what a rescan of the decoded plaintext
+   * found: a base64 `ghp_…` in a Secret's data is `github-pat` within `k8s-secret`.
+   */
+  within?: string;
+}
+
+/** What a rescan of decoded plaintext found: the strongest finding's kind. */
+export interface Inner {
+  readonly kind: string;
+  readonly priority: number;
 }
 
 /** Per-call scan state: the text and rule-local memos. */
@@ -19,6 +31,12 @@ export interface ScanCtx {
   readonly out: Finding[];
   /** Rule-local positions that keep repeated work linear (skip-until marks, cached searches). */
   readonly memo: Record<string, number>;
+  /**
+   * Rescans decoded plaintext (base64 Secret data, Docker auths) with the
+   * same rules; undefined when nested too deep or the per-call decode budget
+   * is spent, which keeps a scan linear in its input.
+   */
+  readonly inner?: (plain: string) => Inner | undefined;
 }
 
 /**

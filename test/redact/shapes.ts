@@ -278,7 +278,7 @@ export const SHAPES: readonly Shape[] = [
   }),
   blk("npm-auth", (g) => { const t = `${g.s(A.hex, 8)}-${g.s(A.hex, 4)}-${g.s(A.hex, 4)}-${g.s(A.hex, 4)}-${g.s(A.hex, 12)}`; return { text: `//registry.npmjs.org/:_authToken=${t}\n`, secret: t }; },
     () => ["//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n"]),
-  blk("auth-credential", (g) => {
+  blk("docker-auth", (g) => {
     const b = Buffer.from(`me:${g.s(A.b62, 20)}`).toString("base64");
     return { text: `{\n  "auths": {\n    "https://index.docker.io/v1/": {\n      "auth": "${b}"\n    }\n  },\n  "credsStore": "desktop"\n}`, secret: b.slice(4) };
   }),

@@ -1,0 +1,81 @@
+/**
+ * Bounded decoding for rescans: base64 values that hide a secret's real
+ * shape (Kubernetes Secret `data`, `.dockerconfigjson`, Docker `auths.*.auth`).
+ * Each decode is capped, and only text (UTF-8 without control characters)
+ * is handed back, so binary blobs and certificates are never rescanned.
+ */
+import type { Finding, ScanCtx } from "./types.ts";
+
+/** Largest base64 value decoded for a rescan (~48 KiB of plaintext). */
+export const DECODE_MAX = 65536;
+/** Decoded bytes one top-level redaction may rescan, across every nesting level. */
+export const DECODE_BUDGET = 2 * 1024 * 1024;
+/** Decode levels: Secret data -> .dockerconfigjson -> auths.*.auth. */
+export const DECODE_DEPTH = 3;
+
+const B64 = /^[A-Za-z0-9+/_-]{4,65536}={0,2}$/;
+// Control characters other than tab/newline/CR, and the replacement character
+// Buffer emits for invalid UTF-8: the plaintext is binary, not text.
+const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]/;
+
+/**
+ * The UTF-8 text a base64 (or base64url) value encodes, or undefined when it
+ * is not base64, too long, or decodes to binary.
+ *
+ * @example
+ * ```ts
+ * decodeBase64Text("YWRtaW4="); // "admin"
+ * decodeBase64Text("not base64!"); // undefined
+ * ```
+ */
+export function decodeBase64Text(v: string, max = DECODE_MAX): string | undefined {
+  const s = v.trim();
+  if (s.length < 4 || s.length > max || !B64.test(s)) return undefined;
+  const body = s.replace(/=+$/, "");
+  if (body.length % 4 === 1) return undefined;
+  const text = Buffer.from(body, /[-_]/.test(body) ? "base64url" : "base64").toString("utf8");
+  if (text.length === 0 || NOT_TEXT.test(text)) return undefined;
+  return text;
+}
+
+/**
+ * Docker's `auths.*.auth`: base64 of `user:password`. The plaintext when it
+ * decodes to text with a non-empty user and password, else undefined.
+ *
+ * @example
+ * ```ts
+ * dockerAuthText(btoa("me:s3cret-pass")); // "me:s3cret-pass"
+ * dockerAuthText(btoa("no colon"));       // undefined
+ * ```
+ */
+export function dockerAuthText(v: string): string | undefined {
+  const t = decodeBase64Text(v);
+  if (t === undefined) return undefined;
+  const colon = t.indexOf(":");
+  if (colon <= 0 || colon === t.length - 1) return undefined;
+  return t;
+}
+
+/**
+ * Priority of a container value whose decoded plaintext held a known secret:
+ * above every rule, so the whole value is one redaction carrying the inner kind.
+ */
+export const DECODED_PRIORITY = 3.5;
+
+/**
+ * A finding over `[start, end)`, a container's value (`plain` text or base64
+ * to decode): the kind a rescan of the plaintext finds, within `container`,
+ * else `fallback` (undefined: no finding without an inner secret).
+ *
+ * @example
+ * ```ts
+ * // base64 of "ghp_…" under a Secret's data:
+ * containerFinding(ctx, 10, 10, 70, decoded, "k8s-secret", "k8s-secret");
+ * // { kind: "github-pat", within: "k8s-secret", priority: 3.5, … }
+ * ```
+ */
+export function containerFinding(ctx: ScanCtx, from: number, start: number, end: number, plain: string | undefined, container: string, fallback: string | undefined, priority = 2): Finding | undefined {
+  const inner = plain !== undefined && ctx.inner ? ctx.inner(plain) : undefined;
+  if (inner) return { from, start, end, kind: inner.kind, priority: Math.max(DECODED_PRIORITY, inner.priority), within: container };
+  return fallback === undefined ? undefined : { from, start, end, kind: fallback, priority };
+}
