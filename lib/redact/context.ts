@@ -17,6 +17,7 @@ const isKeyChar = (c: number): boolean =>
 
 // A bare value ends at whitespace, quotes, separators and escapes.
 const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
+const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
@@ -114,6 +115,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   const key = s.slice(keyStart, b);
   const cls = classifyKey(key);
   if (!cls) return;
+  // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
+  if (COOKIE_HEADER.test(key)) return;
   // `\"key\"` inside JSON-escaped text: the char before the key is a quote, maybe escaped.
   let v = valueAfter(s, keyStart === a ? a : keyStart, b);
   if (!v && keyStart !== a) v = valueAfter(s, a, b);

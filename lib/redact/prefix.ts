@@ -85,6 +85,12 @@ const B64U = "A-Za-z0-9_-";
 const crc = (m: RegExpExecArray): boolean => checksumOk(m[1]!);
 const highEntropy = (floor: number) => (s: string): boolean => entropy(s) >= floor && /\d/.test(s) && /[A-Za-z]/.test(s);
 
+/** Slack's docs URL `T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX` is a placeholder, not a hook. */
+function slackHookOk(path: string): boolean {
+  const last = path.replace(/\/+$/, "").split("/").pop() ?? "";
+  return !/^(.)\1*$/.test(last) && !/^T0+\/B0+\//.test(path);
+}
+
 /** Simple `prefix + body` rules: [kind, keywords, pattern (group 1 = secret), options]. */
 type Spec = readonly [string, readonly string[], string, RegexRuleOpts?];
 
@@ -153,7 +159,7 @@ const SPECS: readonly Spec[] = [
   ["slack-app-token", ["xapp-"], String.raw`xapp-([0-9]-[A-Za-z0-9-]{20,250})`],
   ["slack-config-token", ["xoxe.xox"], String.raw`xoxe\.xox[bp]-([0-9]-[A-Za-z0-9-]{20,300})`],
   ["slack-refresh-token", ["xoxe-"], String.raw`xoxe-([0-9]-[A-Za-z0-9-]{20,300})`],
-  ["slack-webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{20,300})`, { priority: 3 }],
+  ["slack-webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{20,300})`, { accept: slackHookOk }],
   ["discord-webhook", ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], String.raw`discord(?:app)?\.com/api/webhooks/[0-9]{15,22}/([${B64U}]{60,80})`],
   ["teams-webhook", ["webhook.office.com/"], String.raw`webhook\.office\.com/webhookb2/([A-Za-z0-9@/_-]{50,400})`],
   ["telegram-bot-token", [":aa"], String.raw`(?<=(?:^|[^0-9])[0-9]{8,10}):(AA[${B64U}]{33})(?![A-Za-z0-9_-])`, { noLB: true }],

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createRedactor, KINDS } from "../../lib/redact/index.ts";
-import { BLOCK_WRAPPERS, Gen, hardNegatives, leak, rng, SHAPES, WRAPPERS } from "./shapes.ts";
+import { BLOCK_WRAPPERS, Gen, hardNegatives, leak, NEAR_MISSES, rng, SHAPES, WRAPPERS } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "test-key" });
 
@@ -37,6 +37,25 @@ describe("near misses of each family survive", () => {
       for (const n of shape.negatives!(g)) expect(r.text(n)).toBe(n);
     });
   }
+});
+
+describe("near misses of the kinds without a shape-level negative survive", () => {
+  const g = new Gen(rng(0xbad2));
+  for (const [kind, make] of Object.entries(NEAR_MISSES)) {
+    test(`${kind} near misses`, () => {
+      for (const n of make(g)) expect(r.text(n)).toBe(n);
+      // The same text inside a JSON tool response, walked as a value.
+      for (const n of make(g)) expect(r.value({ tool_response: { stdout: n } })).toEqual({ tool_response: { stdout: n } });
+    });
+  }
+});
+
+test("every generated kind has both a positive and a near-miss negative", () => {
+  const positive = new Set(SHAPES.map((s) => s.kind));
+  const negative = new Set([...SHAPES.filter((s) => s.negatives).map((s) => s.kind), ...Object.keys(NEAR_MISSES)]);
+  expect([...positive].filter((k) => !negative.has(k))).toEqual([]);
+  // A near miss for a kind no shape generates would test nothing.
+  expect(Object.keys(NEAR_MISSES).filter((k) => !positive.has(k))).toEqual([]);
 });
 
 describe("hard negatives survive", () => {

@@ -278,6 +278,7 @@ export const SHAPES: readonly Shape[] = [
   }),
   blk("npm-auth", (g) => { const t = `${g.s(A.hex, 8)}-${g.s(A.hex, 4)}-${g.s(A.hex, 4)}-${g.s(A.hex, 4)}-${g.s(A.hex, 12)}`; return { text: `//registry.npmjs.org/:_authToken=${t}\n`, secret: t }; },
     () => ["//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n"]),
+  blk("auth-credential", (g) => { const t = g.s(A.b62, 32); return { text: `registry:\n  auth: ${t}\n`, secret: t }; }),
   blk("docker-auth", (g) => {
     const b = Buffer.from(`me:${g.s(A.b62, 20)}`).toString("base64");
     return { text: `{\n  "auths": {\n    "https://index.docker.io/v1/": {\n      "auth": "${b}"\n    }\n  },\n  "credsStore": "desktop"\n}`, secret: b.slice(4) };
@@ -298,6 +299,62 @@ export const SHAPES: readonly Shape[] = [
   }),
   blk("session-cookie", (g) => { const t = g.s(A.b64u, 40); return { text: `{"claudeAiOauth":{"sessionKey":"${t}"}}`, secret: t }; }),
 ];
+
+/**
+ * Near misses for kinds whose shapes carry none: same prefix with the wrong
+ * length or alphabet, a docs placeholder, or the public sibling of a secret.
+ * Every one must come out of the redactor unchanged.
+ */
+export const NEAR_MISSES: Readonly<Record<string, (g: Gen) => string[]>> = {
+  "aws-session-token": (g) => [`IQoJb3JpZ2luX2Vj${g.s(A.b64, 20)} `, `FwoGZXIvYXdz${g.s(A.b64, 12)} `],
+  "google-oauth-refresh-token": (g) => [`1//0${g.s(A.b64u, 12)} `, "see file:///1//0 for details"],
+  "azure-entra-client-secret": (g) => [`${g.s(A.b62, 3)}8Q~${g.s(A.b62, 12)} `, "cp notes.txt notes.txt~ && ls ~/8Q~backup"],
+  "terraform-cloud-token": (g) => [`${g.s(A.b62, 14)}.atlasv1.${g.s(A.b62, 20)} `, "app.atlasv1.example.com"],
+  "dynatrace-token": (g) => [`dt0c01.${g.s(A.upnum, 24)} `, "dt0c01.ABC"],
+  "grafana-service-account-token": (g) => [`glsa_${g.s(A.b62, 32)} `, `glsa_${g.s(A.b62, 10)}`],
+  "1password-service-account-token": (g) => [`ops_eyJ${g.s(A.b64u, 20)} `, "ops_eyJhbGciOi"],
+  "1password-secret-key": (g) => [`A3-${g.s(A.upnum, 6)} `, `A3-${g.s(A.upnum, 6)}-${g.s(A.upnum, 5)}`],
+  "github-oauth-token": (g) => [`gho_${g.s(A.b62, 20)} `, "gho_" + "x".repeat(36)],
+  "github-user-token": (g) => [`ghu_${g.s(A.b62, 20)} `, "ghu_" + "x".repeat(36)],
+  "github-refresh-token": (g) => [`ghr_${g.s(A.b62, 20)} `, "ghr_" + "x".repeat(36)],
+  "github-app-token": (g) => [`ghs_${g.s(A.b62, 20)} `, "ghs_12345_short", "ghs_" + "x".repeat(36), "GITHUB_TOKEN: ***"],
+  "postman-api-key": (g) => [`PMAK-${g.s(A.hex, 24)} `, "PMAK-<your-key>"],
+  "slack-user-token": () => ["xoxp-your-token-here", "xoxp-123"],
+  "slack-legacy-token": () => ["xoxs-abc", "xoxa-"],
+  "slack-app-token": (g) => [`xapp-1-${g.s(A.b62, 8)} `, "xapp-your-app-token"],
+  "slack-config-token": (g) => [`xoxe.xoxp-1-${g.s(A.b62, 8)} `],
+  "slack-refresh-token": (g) => [`xoxe-1-${g.s(A.b62, 8)} `],
+  "slack-webhook": () => ["https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", "https://hooks.slack.com/services/", "see hooks.slack.com/workflows/ for details"],
+  "discord-webhook": (g) => [`https://discord.com/api/webhooks/${g.s(A.digits, 18)}/${g.s(A.b64u, 10)}`, "https://discord.com/api/webhooks/{id}/{token}"],
+  "teams-webhook": (g) => [`https://acme.webhook.office.com/webhookb2/${g.s(A.hex, 20)}`, "https://acme.webhook.office.com/webhookb2/<url>"],
+  "telegram-bot-token": (g) => [`${g.s(A.digits, 10)}:AA${g.s(A.b64u, 10)} `, `${g.s(A.digits, 10)}:AB${g.s(A.b64u, 33)}`],
+  "sendgrid-api-key": (g) => ["SG.xxxxx", `SG.${g.s(A.b64u, 22)}.${g.s(A.b64u, 10)} `],
+  "mailchimp-api-key": (g) => [` ${g.s(A.hex, 31)}-us1 `, `${g.s(A.hex, 32)}-user`],
+  "stripe-secret-key": (g) => ["sk_live_" + "x".repeat(24), `sk_test_${g.s(A.b62, 8)} `, `pk_live_${g.s(A.b62, 99)}`, `pk_test_${g.s(A.b62, 24)}`],
+  "stripe-restricted-key": (g) => [`rk_live_${g.s(A.b62, 8)} `, "rk_test_" + "x".repeat(24)],
+  "anthropic-admin-key": () => ["sk-ant-admin01-...", "sk-ant-admin01-<key>"],
+  "anthropic-oauth-token": () => ["sk-ant-oat01-...", "sk-ant-ort01-xxxx"],
+  "anthropic-session-key": () => ["sessionKey=sk-ant-sid01-...", "sk-ant-sid01-<session>"],
+  "generic-sk-key": () => ["task-a1b2c3d4e5f6g7h8i9j0k1", "sk-my-project-name-and-more", "disk-0123456789abcdef0123456789abcdef"],
+  "langsmith-api-key": (g) => [`lsv2_pt_${g.s(A.hex, 32)} `, "lsv2_pt_<key>"],
+  "pypi-token": (g) => [`pypi-AgEIcHlwaS5vcmc${g.s(A.b64u, 10)} `, "pip install pypi-token-helper"],
+  jwt: () => ["eyJhbGciOiJIUzI1NiJ9", "eyJhbGciOiJIUzI1NiJ9.notapayload", "//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbXX0="],
+  "private-key-base64": (g) => [Buffer.from(`-----BEGIN PUBLIC KEY-----\n${g.s(A.b64, 64)}\n-----END PUBLIC KEY-----\n`).toString("base64")],
+  "pgp-private-key": (g) => [`-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n${g.s(A.b64, 64)}\n${g.s(A.b64, 64)}\n-----END PGP PUBLIC KEY BLOCK-----`, "-----BEGIN PGP PRIVATE KEY BLOCK-----\n...\n-----END PGP PRIVATE KEY BLOCK-----"],
+  "putty-private-key": () => ["PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: me\n"],
+  "netrc-password": () => ["machine api.heroku.com\n  login me@example.com\n  password ${NETRC_PASSWORD}\n", "machine learning models are trained on data"],
+  "azure-shared-access-key": () => ["Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey", "SharedAccessKey=<key>"],
+  "azure-sas-signature": () => ["https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=", "?sp=r&sig=xxxxxxxxxxxxxxxxxxxx"],
+  "url-signature": () => ["X-Amz-Signature=<signature>", "Signature=0000000000000000", "X-Amz-SignedHeaders=host"],
+  "api-key": () => ["X-API-Key: ${API_KEY}\r\n", "X-API-Key: your-api-key\r\n", "api_key: <YOUR_API_KEY>"],
+  "auth-header": () => ["Authorization: <token>\r\n", 'WWW-Authenticate: Bearer realm="api"\r\n', "Authorization: $AUTH_HEADER"],
+  "auth-credential": () => ["registry:\n  auth: true\n", "auth: ${REGISTRY_AUTH}\n", "auth: oauth2\n"],
+  "session-cookie": () => ["Set-Cookie: session=; Max-Age=0\r\n", "Cookie: ${COOKIE}\r\n", "Cookie: theme=dark; lang=en-US\r\n", "Set-Cookie: theme=dark; Path=/; Max-Age=31536000"],
+  "mysql-password": () => ["mysql -u root -p -h db app", "mysql -u root -p${MYSQL_PASSWORD} app"],
+  "aws-secret-access-key": () => ["aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\n"],
+  "docker-auth": () => ['{"auths": {"ghcr.io": {"auth": ""}}}', '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}'],
+  "gcp-private-key-id": () => ['"private_key_id": "${PRIVATE_KEY_ID}"', '"private_key_id": "your-private-key-id"'],
+};
 
 /** Wrappers a `token` shape is embedded in: the same token in different surroundings. */
 export const WRAPPERS: Readonly<Record<string, (t: string) => string>> = {

@@ -187,6 +187,14 @@ describe("text()", () => {
     expect(out).toContain("\nadded 12 packages in 3s\n");
   });
 
+  test("cookies: each session value redacted on its own; preferences and Set-Cookie attributes stay", () => {
+    const sid = g.s(A.b64u, 32);
+    const short = g.s(A.b62, 6);
+    const out = r.text(`Cookie: theme=dark; sessionid=${sid}; lang=en-US; sid=${short}\r\nSet-Cookie: __Host-auth=${sid}; Path=/; Max-Age=3600; Secure; HttpOnly\r\n`);
+    expect(out).toMatch(/^Cookie: theme=dark; sessionid=\[REDACTED:session-cookie:[0-9a-f]{4}\]; lang=en-US; sid=\[REDACTED:session-cookie:[0-9a-f]{4}\]\r\n/);
+    expect(out).toMatch(/\nSet-Cookie: __Host-auth=\[REDACTED:session-cookie:[0-9a-f]{4}\]; Path=\/; Max-Age=3600; Secure; HttpOnly\r\n$/);
+  });
+
   test("a ConfigMap printed after a Secret keeps its data", () => {
     const v = Buffer.from(g.s(A.b62, 20)).toString("base64");
     const out = r.text(`apiVersion: v1\nkind: Secret\ndata:\n  token: ${v}\napiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: info\n`);
