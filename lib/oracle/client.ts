@@ -15,14 +15,10 @@
  * ```
  */
 
-export interface OracleRequestBody {
-  readonly task_id: string;
-  readonly session_id: string;
-  readonly repo: string | null;
-  readonly base_commit: string;
-  readonly diff: string;
-  readonly attempt: number;
-}
+import type { VerdictRequest } from "./verdict.ts";
+
+/** The POST body; the type lives with the rest of the protocol in verdict.ts. */
+export type OracleRequestBody = VerdictRequest;
 
 export type ClientResult =
   | { readonly kind: "verdict"; readonly signed: unknown }

@@ -27,7 +27,7 @@
  */
 import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from "node:crypto";
 import { hasCommit, runJob, COMMIT_RE, type JobResult } from "./run.ts";
-import { keyIdOf, sha256Hex, signVerdict, type SignedVerdict } from "./verdict.ts";
+import { keyIdOf, sha256Hex, signVerdict, type SignedVerdict, type VerdictRequest } from "./verdict.ts";
 
 export interface OracleServerOptions {
   readonly repo: string;
@@ -61,14 +61,6 @@ export interface OracleServer {
   stop(): Promise<void>;
 }
 
-interface VerdictRequest {
-  readonly task_id: string;
-  readonly session_id: string;
-  readonly repo: string | null;
-  readonly base_commit: string;
-  readonly diff: string;
-  readonly attempt: number;
-}
 
 interface Job {
   readonly id: string;

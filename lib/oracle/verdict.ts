@@ -33,6 +33,18 @@ export interface VerdictBinding {
   readonly attempt: number;
 }
 
+/** What a collector POSTs to `{oracle.url}/v1/verdicts`. */
+export interface VerdictRequest {
+  readonly task_id: string;
+  readonly session_id: string;
+  /** The repository's origin URL with any credentials stripped, or null. */
+  readonly repo: string | null;
+  readonly base_commit: string;
+  /** The unified git patch against base_commit; `diff_sha256` in the verdict is its sha256. */
+  readonly diff: string;
+  readonly attempt: number;
+}
+
 /** Every signed field. */
 export interface VerdictFields extends VerdictBinding {
   readonly verdict: VerdictValue;
