@@ -10,7 +10,14 @@
  * literalHunk(new Uint8Array(0)); // "literal 0\nHcmV?d00001\n\n"
  * ```
  */
-import { deflateSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
+
+// node:zlib costs about 14 ms to load and most diffs have no binary file:
+// load it on the first binary hunk. Its output (zlib, level 1) is byte for
+// byte what git writes.
+let zlib: typeof Zlib | null = null;
+const deflateSync = (data: Uint8Array, opts: Zlib.ZlibOptions): Buffer =>
+  (zlib ??= process.getBuiltinModule("node:zlib")).deflateSync(data, opts);
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
 

@@ -16,8 +16,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { inflateSync } from "node:zlib";
-import { type GitObject, type ObjectType, openPack, type Pack, PackFormatError } from "./pack.ts";
+import { type GitObject, inflate, type ObjectType, openPack, type Pack, PackFormatError } from "./pack.ts";
 
 export type { GitObject, ObjectType } from "./pack.ts";
 
@@ -108,7 +107,9 @@ export class ObjectStore {
       } catch {
         continue;
       }
-      return parseLoose(oid, inflateSync(raw));
+      const inflated = inflate(raw);
+      if (!inflated) throw new PackFormatError(`loose object ${oid}: corrupt`);
+      return parseLoose(oid, inflated);
     }
     return null;
   }

@@ -1,7 +1,7 @@
 /**
  * Reading single objects out of git packfiles: look the id up in the pack's
  * `.idx` (version 2, or the old version 1), read just that entry from the
- * `.pack` with positioned reads, inflate it with node:zlib and apply its
+ * `.pack` with positioned reads, inflate it and apply its
  * delta chain (OFS_DELTA inside the pack, REF_DELTA by id through the caller).
  *
  * Why this exists instead of isomorphic-git's pack reader: the diff needs a
@@ -27,7 +27,6 @@
  * ```
  */
 import fs from "node:fs";
-import { inflateSync } from "node:zlib";
 
 export type ObjectType = "commit" | "tree" | "blob" | "tag";
 
@@ -39,6 +38,26 @@ export interface GitObject {
 /** Something in a pack or its index this reader does not understand. */
 export class PackFormatError extends Error {
   override name = "PackFormatError";
+}
+
+/**
+ * Inflate a zlib stream (header and adler32 checked; bytes after its end are
+ * ignored), or null when it is corrupt or cut short. Bun's zlib binding, not
+ * node:zlib: loading node:zlib and its stream classes costs about 20 ms,
+ * measured, which is a tenth of git's whole diff at 10,000 files.
+ *
+ * @example
+ * ```ts
+ * inflate(fs.readFileSync(".git/objects/3b/18e5...")); // <Buffer 62 6c 6f 62 ...>
+ * ```
+ */
+export function inflate(z: Uint8Array): Buffer | null {
+  try {
+    const out = Bun.inflateSync(z as Uint8Array<ArrayBuffer>, { windowBits: 15, library: "zlib" });
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  } catch {
+    return null;
+  }
 }
 
 const TYPES: readonly (ObjectType | undefined)[] = [undefined, "commit", "tree", "blob", "tag"];
@@ -278,22 +297,21 @@ export class Pack {
   /**
    * The zlib stream at `head.dataAt` inflated. Its compressed length is not
    * stored, so read what deflate's worst case needs (the inflated size plus
-   * a little) and read further only if the stream was not complete.
+   * a little), and more only if that was not the whole stream; a stream
+   * still failing at twice its inflated size is corrupt.
    */
   private inflate(h: EntryHead, first: Buffer, firstAt: number): Buffer {
+    const cap = h.size * 2 + 1024;
     let want = h.size + (h.size >> 6) + 64;
     let input = first.subarray(h.dataAt - firstAt);
     for (;;) {
-      if (input.length < want && h.dataAt + input.length < this.end) input = this.readBytes(h.dataAt, want);
-      try {
-        const out = inflateSync(input);
-        if (out.length !== h.size) throw new PackFormatError("pack entry size mismatch");
-        return out;
-      } catch (e) {
-        const truncated = (e as { code?: string }).code === "Z_BUF_ERROR";
-        if (!truncated || h.dataAt + input.length >= this.end) throw e;
-        want *= 2;
+      if (input.length < want) input = this.readBytes(h.dataAt, want);
+      const out = inflate(input);
+      if (out && out.length === h.size) return out;
+      if (h.dataAt + input.length >= this.end || want >= cap) {
+        throw new PackFormatError(out ? "pack entry size mismatch" : "corrupt pack entry");
       }
+      want = Math.min(cap, want * 2);
     }
   }
 

@@ -12,7 +12,6 @@
  * wt.dirty.has("src");        // something under src/ differs from the index
  * ```
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { GitIndex, IndexEntry } from "./index-file.ts";
@@ -48,9 +47,12 @@ export interface ScanOptions {
   readonly indexMtimeMs: number;
 }
 
-/** git's blob id of some bytes. */
+/**
+ * git's blob id of some bytes. Bun's hasher: node:crypto's createHash loads
+ * the stream classes on first use, about 15 ms.
+ */
 export function blobOid(data: Uint8Array): string {
-  return createHash("sha1").update(`blob ${data.length}\0`).update(data).digest("hex");
+  return new Bun.CryptoHasher("sha1").update(`blob ${data.length}\0`).update(data).digest("hex");
 }
 
 function markDirty(dirty: Set<string>, p: string): void {
