@@ -109,14 +109,17 @@ export function scanWorktree(opts: ScanOptions): Worktree {
   const { root, index, fileMode, indexMtimeMs } = opts;
   const entries = new Map<string, WorkEntry>();
   const dirty = new Set<string>();
-  const tracked = new Set<string>();
+  // Tracked paths are the keys of `entries` plus these, which the index has
+  // but the disk no longer does (no second 100,000-entry set).
+  const gone = new Set<string>();
+  let last: string | null = null;
   const gitlinks = new Set<string>();
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
 
   for (const e of index.entries) {
     const p = e.path;
-    if (tracked.has(p)) continue; // later stages of a conflict
-    tracked.add(p);
+    if (p === last) continue; // later stages of a conflict (the index sorts them together)
+    last = p;
     if (e.skipWorktree || (e.assumeValid && e.stage === 0)) {
       entries.set(p, e);
       continue;
@@ -133,11 +136,13 @@ export function scanWorktree(opts: ScanOptions): Worktree {
     }
     const st = lstatOrNull(abs);
     if (!st) {
+      gone.add(p);
       markDirty(dirty, p); // deleted
       continue;
     }
     const mode = modeOf(st, fileMode, e.mode);
     if (mode === null) {
+      gone.add(p);
       markDirty(dirty, p); // replaced by a directory (its files are found by the walk)
       continue;
     }
@@ -152,6 +157,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
     try {
       data = readContent(abs, mode);
     } catch {
+      gone.add(p);
       markDirty(dirty, p);
       continue;
     }
@@ -204,7 +210,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
         if (isIgnored(rules, childRel, true)) continue;
         walk(`${abs}${path.sep}${name}`, childRel, rules);
       } else if (isFile) {
-        if (tracked.has(childRel)) continue;
+        if (entries.has(childRel) || gone.has(childRel)) continue; // tracked
         if (isIgnored(rules, childRel, false)) continue;
         const childAbs = `${abs}${path.sep}${name}`;
         let data: Buffer;
