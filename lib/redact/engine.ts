@@ -4,13 +4,13 @@
  * occurred; then resolve overlapping findings and render the replacement.
  */
 import { contextRule } from "./context.ts";
-import { PREFIX_RULES } from "./prefix.ts";
+import { prefixRule } from "./prefix.ts";
 import { STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
 /** Every built-in rule. */
-export const BUILTIN_RULES: readonly Rule[] = [...PREFIX_RULES, ...STRUCTURAL_RULES, contextRule];
+export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule];
 
 /** Every built-in finding kind. */
 export const KINDS: readonly string[] = [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort();
@@ -146,6 +146,10 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }) };
   const hits = findKeywords(s, keywordIndex(rules));
   for (const rule of rules) {
+    if (rule.scanHits) {
+      rule.scanHits(ctx, hits);
+      continue;
+    }
     if (rule.keywords.length === 1) {
       const kw = rule.keywords[0]!;
       for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);

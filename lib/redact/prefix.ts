@@ -10,7 +10,7 @@
  */
 import { checksumOk } from "./crc32.ts";
 import { entropy } from "./keys.ts";
-import type { Rule, ScanCtx } from "./types.ts";
+import type { Rule, RulePattern, ScanCtx } from "./types.ts";
 
 /** Left boundary: not after a word character, except after a JSON escape such as `\n`. */
 export const LB = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))`;
@@ -51,6 +51,7 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
   return {
     kinds: [kind],
     keywords,
+    patterns: () => [{ kind, source, flags: "dy" + (o.flags ?? "") }],
     scan(ctx: ScanCtx, pos: number): void {
       const at = pos - back;
       if (at < 0 || at < (ctx.memo[memoKey] ?? 0)) return;
@@ -211,7 +212,81 @@ function isBase64PrivateKey(s: string): boolean {
   return /PRIVATE KEY/.test(head);
 }
 
-/** All prefix rules, built once at module load (regexes compile lazily on first use). */
-export const PREFIX_RULES: readonly Rule[] = SPECS.map(([kind, kws, src, o]) =>
-  regexRule(kind, kws, o?.noLB ? src : LB + src, o),
-);
+const specRule = ([kind, kws, src, o]: Spec): Rule => regexRule(kind, kws, o?.noLB ? src : LB + src, o);
+
+/**
+ * Every prefix rule as its own Rule object, built on call: for tests that
+ * exercise one family at a time. The redactor uses `prefixRule`.
+ *
+ * @example
+ * ```ts
+ * for (const rule of prefixRules()) scan(text, [rule]);
+ * ```
+ */
+export function prefixRules(): Rule[] {
+  return SPECS.map(specRule);
+}
+
+// Built on the first scan, and then only for the families whose keyword
+// occurred: a hook that redacts a clean record builds none of them.
+let byKeyword: Map<string, number[]> | undefined;
+const built: (Rule | undefined)[] = [];
+
+function specsFor(kw: string): readonly number[] {
+  if (!byKeyword) {
+    byKeyword = new Map();
+    for (let i = 0; i < SPECS.length; i++) {
+      for (const k of SPECS[i]![1]) {
+        let l = byKeyword.get(k);
+        if (!l) byKeyword.set(k, (l = []));
+        l.push(i);
+      }
+    }
+  }
+  return byKeyword.get(kw) ?? [];
+}
+
+let keywordsOf: string[] | undefined;
+let kindsOf: string[] | undefined;
+
+/**
+ * All prefix families as one rule that dispatches each keyword's hits to the
+ * families using that keyword, building a family's rule on its first hit.
+ *
+ * @example
+ * ```ts
+ * scan("x ghp_" + "a1B2".repeat(9), [prefixRule]); // one github-pat finding
+ * ```
+ */
+export const prefixRule: Rule = {
+  get kinds(): readonly string[] {
+    return (kindsOf ??= [...new Set(SPECS.map((x) => x[0]))]);
+  },
+  get keywords(): readonly string[] {
+    return (keywordsOf ??= [...new Set(SPECS.flatMap((x) => x[1]))]);
+  },
+  patterns: () => prefixRules().flatMap((r) => r.patterns!()),
+  scan(ctx, pos, kw) {
+    for (const i of specsFor(kw)) (built[i] ??= specRule(SPECS[i]!)).scan(ctx, pos, kw);
+  },
+  scanHits(ctx, hits) {
+    const touched = new Set<number>();
+    for (const kw of hits.keys()) for (const i of specsFor(kw)) touched.add(i);
+    for (const i of touched) {
+      const rule = (built[i] ??= specRule(SPECS[i]!));
+      const kws = SPECS[i]![1];
+      let only: string | undefined;
+      let n = 0;
+      for (const kw of kws) if (hits.has(kw)) ((only = kw), n++);
+      if (n === 1) {
+        for (const p of hits.get(only!)!) rule.scan(ctx, p, only!);
+        continue;
+      }
+      // Several keywords of one family: in position order, so its memo holds.
+      const merged: [number, string][] = [];
+      for (const kw of kws) for (const p of hits.get(kw) ?? []) merged.push([p, kw]);
+      merged.sort((x, y) => x[0] - y[0]);
+      for (const [p, kw] of merged) rule.scan(ctx, p, kw);
+    }
+  },
+};

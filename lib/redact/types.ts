@@ -47,4 +47,19 @@ export interface Rule {
   readonly kinds: readonly string[];
   readonly keywords: readonly string[];
   scan(ctx: ScanCtx, pos: number, keyword: string): void;
+  /**
+   * Optional: takes every keyword hit at once (keyword -> ascending
+   * positions) instead of one `scan` call per hit, for a rule family that
+   * dispatches by keyword itself.
+   */
+  scanHits?(ctx: ScanCtx, hits: ReadonlyMap<string, readonly number[]>): void;
+  /** The regex sources and flags the rule runs, for tests that audit patterns (built on call, never at load). */
+  patterns?(): readonly RulePattern[];
+}
+
+/** A pattern as a rule compiles it. */
+export interface RulePattern {
+  readonly kind: string;
+  readonly source: string;
+  readonly flags: string;
 }

@@ -5,6 +5,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import { BUILTIN_RULES, scan } from "../../lib/redact/engine.ts";
+import { prefixRules } from "../../lib/redact/prefix.ts";
+
+// One family at a time (the redactor runs the prefix families through one
+// dispatching rule; each family's own regex is what could backtrack).
+const RULES = [...prefixRules(), ...BUILTIN_RULES];
 
 function nearMisses(keywords: readonly string[], size: number): string {
   const patterns: string[] = [];
@@ -28,7 +33,7 @@ function nearMisses(keywords: readonly string[], size: number): string {
   return out.slice(0, size);
 }
 
-function cost(rules: typeof BUILTIN_RULES, s: string): number {
+function cost(rules: readonly (typeof BUILTIN_RULES)[number][], s: string): number {
   // Best of five after a full GC: the machine is noisy and a collection
   // landing in one run says nothing about the rule; the ratio is what matters.
   let best = Infinity;
@@ -42,7 +47,7 @@ function cost(rules: typeof BUILTIN_RULES, s: string): number {
 }
 
 describe("every rule scans near misses in linear time", () => {
-  for (const [i, rule] of BUILTIN_RULES.entries()) {
+  for (const [i, rule] of RULES.entries()) {
     test(`rule ${i} (${rule.kinds[0]}) 256 KB vs 1 MB`, () => {
       const small = nearMisses(rule.keywords, 256 * 1024);
       const big = nearMisses(rule.keywords, 1024 * 1024);
