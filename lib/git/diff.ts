@@ -135,10 +135,10 @@ async function flattenBase(
   return { base, skipped };
 }
 
-const utf8 = new TextDecoder();
-
 /** Entries of a raw tree object: `mode SP name NUL oid(20)` repeated. */
-export function parseTree(buf: Uint8Array): { mode: number; name: string; oid: string }[] {
+export function parseTree(bytes: Uint8Array): { mode: number; name: string; oid: string }[] {
+  // Buffer's native utf8/hex slicing, without a view or a copy per entry.
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: { mode: number; name: string; oid: string }[] = [];
   let pos = 0;
   while (pos < buf.length) {
@@ -147,7 +147,7 @@ export function parseTree(buf: Uint8Array): { mode: number; name: string; oid: s
     if (sp < 0 || nul < 0 || nul + 21 > buf.length) throw new GitDiffError("corrupt tree object");
     let mode = 0;
     for (let i = pos; i < sp; i++) mode = mode * 8 + (buf[i]! - 48);
-    out.push({ mode, name: utf8.decode(buf.subarray(sp + 1, nul)), oid: Buffer.from(buf.subarray(nul + 1, nul + 21)).toString("hex") });
+    out.push({ mode, name: buf.toString("utf8", sp + 1, nul), oid: buf.toString("hex", nul + 1, nul + 21) });
     pos = nul + 21;
   }
   return out;

@@ -175,27 +175,19 @@ export function parseIndex(bytes: Uint8Array): GitIndex {
   return { version, entries, cacheTree, incomplete };
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-function hex(buf: Uint8Array, at: number): string {
-  let s = "";
-  for (let i = at; i < at + 20; i++) s += HEX[buf[i]!];
-  return s;
-}
-
 /** The TREE extension: pre-order nodes `name NUL count SP subtrees LF [oid]`. */
-function parseCacheTree(data: Uint8Array): Map<string, string> {
+function parseCacheTree(data: Buffer): Map<string, string> {
   const out = new Map<string, string>();
   let pos = 0;
   const node = (prefix: string): void => {
     const nul = data.indexOf(0, pos);
-    const name = decoder.decode(data.subarray(pos, nul));
+    const name = data.toString("utf8", pos, nul);
     const lf = data.indexOf(10, nul);
-    const [countText, subText] = decoder.decode(data.subarray(nul + 1, lf)).split(" ");
+    const [countText, subText] = data.toString("latin1", nul + 1, lf).split(" ");
     pos = lf + 1;
     const dir = prefix === "" ? name : `${prefix}/${name}`;
     if (Number(countText) >= 0) {
-      out.set(dir, hex(data, pos));
+      out.set(dir, data.toString("hex", pos, pos + 20));
       pos += 20;
     }
     const subtrees = Number(subText);
