@@ -133,7 +133,8 @@ export class PackIndex {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.idAt(mid);
-      if (this.buf.compare(head, 0, head.length, at, at + head.length) > 0) lo = mid + 1;
+      // buf.compare(target, ...) orders the index's bytes against `head`.
+      if (this.buf.compare(head, 0, head.length, at, at + head.length) < 0) lo = mid + 1;
       else hi = mid;
     }
     const out: string[] = [];

@@ -80,6 +80,15 @@ function expectSameObjects(sb: Sandbox, root: string, store = new ObjectStore(pa
     expect(got?.type).toBe(want.type as never);
     if (!got?.data.equals(want.data)) throw new Error(`object ${oid} differs`);
   }
+  // Every abbreviation finds its object (among at most `limit` matches).
+  for (const oid of objects.keys()) {
+    for (const n of [4, 5, 7, 8, 40]) {
+      const found = store.expand(oid.slice(0, n), 1000);
+      if (!found.includes(oid)) throw new Error(`expand(${oid.slice(0, n)}) misses ${oid}: ${found}`);
+      const want = [...objects.keys()].filter((o) => o.startsWith(oid.slice(0, n))).sort();
+      expect(found).toEqual(want);
+    }
+  }
   expect(store.fallbacks).toBe(0);
   store.close();
   return objects.size;
