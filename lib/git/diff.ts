@@ -22,6 +22,8 @@ import path from "node:path";
 import { readGitConfig } from "./config.ts";
 import { baseRules } from "./ignore.ts";
 import { type GitIndex, parseIndex } from "./index-file.ts";
+import { type GitObject, MissingObjectError, type ObjectType } from "./objects.ts";
+import { PackFormatError } from "./pack.ts";
 import { filePatch, type Side } from "./patch.ts";
 import { commitTree, findRepo, GitDiffError, type Repo, resolveRev } from "./repo.ts";
 import { MODE_GITLINK, scanWorktree, type WorkEntry } from "./worktree.ts";
@@ -104,6 +106,20 @@ function readText(file: string | null): string {
   }
 }
 
+/** An object of the expected type; a missing, corrupt or mistyped one is a GitDiffError a user can read. */
+async function readObject(repo: Repo, oid: string, type: ObjectType): Promise<GitObject> {
+  let obj: GitObject;
+  try {
+    obj = await repo.objects.read(oid);
+  } catch (e) {
+    if (e instanceof MissingObjectError) throw new GitDiffError(`${e.message}: the repository is incomplete`);
+    if (e instanceof PackFormatError) throw new GitDiffError(`object ${oid} is unreadable: ${e.message}`);
+    throw e;
+  }
+  if (obj.type !== type) throw new GitDiffError(`object ${oid} is a ${obj.type}, not a ${type}`);
+  return obj;
+}
+
 /**
  * The base tree flattened to path -> entry, except for subtrees whose id the
  * cache tree gives for a clean directory: those are equal on both sides and
@@ -118,10 +134,7 @@ async function flattenBase(
   const base = new Map<string, BaseEntry>();
   const skipped = new Set<string>();
   const visit = async (oid: string, prefix: string): Promise<void> => {
-    // Raw content, parsed here: isomorphic-git's tree parser rejects names
-    // git accepts (a backslash, for one).
-    const obj = await repo.objects.read(oid);
-    if (obj.type !== "tree") throw new GitDiffError(`object ${oid} is a ${obj.type}, not a tree`);
+    const obj = await readObject(repo, oid, "tree");
     for (const e of parseTree(obj.data)) {
       const p = prefix === "" ? e.name : `${prefix}/${e.name}`;
       if (e.mode === 0o040000) {
@@ -237,11 +250,7 @@ async function eachChange(
   for (const p of wt.entries.keys()) if (!underSkipped(p)) paths.add(p);
   const sorted = [...paths].sort(compareBytes);
 
-  const blob = async (oid: string): Promise<Uint8Array> => {
-    const obj = await repo.objects.read(oid);
-    if (obj.type !== "blob") throw new GitDiffError(`object ${oid} is a ${obj.type}, not a blob`);
-    return obj.data;
-  };
+  const blob = async (oid: string): Promise<Uint8Array> => (await readObject(repo, oid, "blob")).data;
   const content = async (p: string, e: BaseEntry | WorkEntry, fromWorktree: boolean): Promise<Uint8Array> => {
     if (e.mode === MODE_GITLINK) return Buffer.from(`Subproject commit ${e.oid}\n`);
     if ("data" in e && e.data) return e.data;

@@ -11,7 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { deflateSync } from "node:zlib";
-import { diffAgainstBase } from "../../lib/git/diff.ts";
+import { diffAgainstBase, GitDiffError } from "../../lib/git/diff.ts";
 import { ObjectStore } from "../../lib/git/objects.ts";
 import { applyDelta, PackFormatError } from "../../lib/git/pack.ts";
 import { findRepo, resolveRev } from "../../lib/git/repo.ts";
@@ -279,6 +279,27 @@ describe("object store", () => {
     fs.writeFileSync(file, pack);
     git(sb, root, ["index-pack", file]);
     expect(expectSameObjects(sb, root)).toBe(1);
+  });
+});
+
+describe("damaged repositories", () => {
+  test("a missing or corrupt object is a GitDiffError naming it, not a crash", async () => {
+    const { sb, root } = newRepo();
+    fs.writeFileSync(path.join(root, "a.txt"), "one\n");
+    git(sb, root, ["add", "-A"]);
+    git(sb, root, ["commit", "-q", "-m", "one"]);
+    const blob = git(sb, root, ["rev-parse", "HEAD:a.txt"]).trim();
+    const file = path.join(root, ".git", "objects", blob.slice(0, 2), blob.slice(2));
+    fs.writeFileSync(path.join(root, "a.txt"), "two\n");
+    fs.chmodSync(file, 0o644);
+    fs.writeFileSync(file, Buffer.from("not zlib at all"));
+    const corrupt = await withGitEnv(sb, () => diffAgainstBase({ cwd: root })).catch((e) => e);
+    expect(corrupt).toBeInstanceOf(GitDiffError);
+    expect(String(corrupt.message)).toContain(`object ${blob} is unreadable`);
+    fs.rmSync(file);
+    const missing = await withGitEnv(sb, () => diffAgainstBase({ cwd: root })).catch((e) => e);
+    expect(missing).toBeInstanceOf(GitDiffError);
+    expect(String(missing.message)).toContain(`object ${blob} not found`);
   });
 });
 
