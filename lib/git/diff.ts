@@ -237,6 +237,18 @@ async function eachChange(
   onFile: (p: string, a: Side | null, b: Side | null) => void,
 ): Promise<void> {
   const repo = findRepo(opts.cwd);
+  try {
+    await changesIn(repo, opts, onFile);
+  } finally {
+    repo.objects.close(); // pack file descriptors; the Stop hook runs this in a longer-lived process
+  }
+}
+
+async function changesIn(
+  repo: Repo,
+  opts: DiffOptions,
+  onFile: (p: string, a: Side | null, b: Side | null) => void,
+): Promise<void> {
   const commit = await resolveRev(repo, opts.base ?? "HEAD");
   const tree = await commitTree(repo, commit);
   const { index, mtimeMs } = readIndex(repo);

@@ -233,18 +233,24 @@ export class Pack {
   ) {}
 
   private open(): number {
-    if (this.fd === null) {
-      this.fd = fs.openSync(this.packFile, "r");
+    if (this.fd !== null) return this.fd;
+    const fd = fs.openSync(this.packFile, "r");
+    try {
       const head = Buffer.alloc(12);
-      fs.readSync(this.fd, head, 0, 12, 0);
+      fs.readSync(fd, head, 0, 12, 0);
       if (head.toString("latin1", 0, 4) !== "PACK") throw new PackFormatError(`${this.packFile}: not a pack`);
       const v = head.readUInt32BE(4);
       if (v !== 2 && v !== 3) throw new PackFormatError(`${this.packFile}: pack version ${v}`);
-      this.end = fs.fstatSync(this.fd).size - 20;
+      this.end = fs.fstatSync(fd).size - 20;
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
     }
-    return this.fd;
+    this.fd = fd;
+    return fd;
   }
 
+  /** Where the entries end: the 20-byte checksum follows. */
   private end = 0;
 
   /** Release the file descriptor; a later read reopens it. */

@@ -138,6 +138,26 @@ describe("object store", () => {
     expectSameObjects(sb, root);
   });
 
+  test("the diff leaves no pack file open", async () => {
+    if (!fs.existsSync("/proc/self/fd")) return; // Linux only
+    const { sb, root } = newRepo();
+    history(sb, root, 6, 11);
+    git(sb, root, ["gc", "-q"]);
+    fs.writeFileSync(path.join(root, "dir1", "f1.txt"), "changed\n");
+    const packFds = () =>
+      fs.readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(".pack");
+        } catch {
+          return false;
+        }
+      }).length;
+    const before = packFds();
+    const d = await withGitEnv(sb, () => diffAgainstBase({ cwd: root, base: "HEAD~3" }));
+    expect(d.files).toBeGreaterThan(0);
+    expect(packFds()).toBe(before);
+  });
+
   test("REF_DELTA packs (pack-objects without --delta-base-offset)", () => {
     const { sb, root } = newRepo();
     history(sb, root, 25);
