@@ -89,6 +89,23 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   return { start, end: j, flag };
 }
 
+const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
+const VALUE_AFTER = /(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]/iy;
+
+/**
+ * The value a label names: the key sits in a `name`/`key` field and the
+ * secret in the `value` field right after it (same element, or next line).
+ */
+function labelledValue(s: string, a: number, b: number): { start: number; end: number; flag: boolean } | undefined {
+  if (!LABEL_BEFORE.test(s.slice(Math.max(0, a - 24), a))) return undefined;
+  VALUE_AFTER.lastIndex = b;
+  const m = VALUE_AFTER.exec(s);
+  if (!m) return undefined;
+  const sep = VALUE_AFTER.lastIndex - 1;
+  // Parse as if `value` were the key and the separator followed it directly.
+  return valueAfter(s, sep, sep);
+}
+
 /**
  * Finds the value of a secret-named key around a keyword hit.
  *
@@ -120,6 +137,9 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // `\"key\"` inside JSON-escaped text: the char before the key is a quote, maybe escaped.
   let v = valueAfter(s, keyStart === a ? a : keyStart, b);
   if (!v && keyStart !== a) v = valueAfter(s, a, b);
+  // The key is itself a value naming the next one: `<add key="ApiKey" value="…"/>`,
+  // `- name: API_TOKEN\n  value: …`, `{"name": "API_TOKEN", "value": "…"}`.
+  if (!v) v = labelledValue(s, a, b);
   if (!v) return;
   if (v.flag && keyStart === a) return; // whitespace separator only after a dash flag
   let value = s.slice(v.start, v.end);
@@ -135,7 +155,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   ctx.memo.kv = Math.max(b, v.end);
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
-  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop())) return;
+  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict)) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

@@ -204,7 +204,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       const cls = classifyKey(key);
       // The key labels the whole value a secret, unless a rule already covers
       // all of it (then keep the rule's kind and kept prefix).
-      if (cls && !(cls.kind === "connection-string" && s.includes("://")) && plausibleSecret(s, cls.password, key)) {
+      if (cls && !(cls.kind === "connection-string" && s.includes("://")) && plausibleSecret(s, cls.password, key, cls.strict)) {
         const covered = segs.reduce((n, g) => n + (g.end - g.start), 0);
         const keptPrefix = segs.length === 1 ? segs[0]!.start : 0;
         if (!(segs.length === 1 && segs[0]!.end === s.length && keptPrefix <= 24 && covered + keptPrefix === s.length)) kind = cls.kind;

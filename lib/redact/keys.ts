@@ -11,6 +11,11 @@ export interface KeyClass {
   readonly kind: string;
   /** Password-like: no length/entropy floor beyond the minimum. */
   readonly password: boolean;
+  /**
+   * A weak label (`PARTNER_KEY`: "key" alone, which also names sort keys,
+   * cache keys and map keys): only a token-like random value counts.
+   */
+  readonly strict?: boolean;
 }
 
 // Terms that may end a longer word ("pgpassword", "githubtoken", "mysecret").
@@ -161,8 +166,23 @@ function classify(key: string): KeyClass | null {
     // A lone "session"/"auth"/"webhook" as the whole key is too vague unless qualified.
     return kindFor(words, term);
   }
+  // `<qualifier>_key` with no stronger term: a weak label (see KeyClass.strict).
+  if (words.length >= 2 && words[words.length - 1] === "key" && !KEY_HEAD_NEG.has(words[words.length - 2]!)) {
+    for (let h = 0; h < words.length - 1; h++) if (HEAD_NEG.has(words[h]!)) return null;
+    return { kind: "generic-secret", password: false, strict: true };
+  }
   return null;
 }
+
+// Words before a final "key" that name a non-secret key (database, map, UI and public keys).
+const KEY_HEAD_NEG = new Set([
+  "public", "publishable", "primary", "foreign", "sort", "partition", "range", "hash", "cache", "row", "lookup",
+  "object", "s3", "blob", "file", "idempotency", "dedup", "dedupe", "unique", "index", "map", "dict", "i18n",
+  "translation", "message", "locale", "react", "group", "ssh", "gpg", "pgp", "host", "routing", "shard",
+  "composite", "natural", "surrogate", "query", "search", "storage", "registry", "foreign", "ref", "state",
+  "cursor", "page", "event", "metric", "label", "column", "field", "attr", "attribute", "property", "prop",
+  "config", "setting", "settings", "env", "template", "item", "entry", "node", "list", "redis", "kv", "db",
+]);
 
 /**
  * Shannon entropy in bits per character.
@@ -193,7 +213,9 @@ export function entropy(s: string): number {
 }
 const ascii = new Uint32Array(128);
 
-const REFERENCE = /^(?:\$\{|\$\(|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
+// `$VAR` and `%VAR%` only as a whole value or before a path/separator: a
+// password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference.
+const REFERENCE = /^(?:\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
 const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
 const SIMPLE_WORDS = new Set([
   "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "test", "testing", "secret",
@@ -212,10 +234,14 @@ const SIMPLE_WORDS = new Set([
  * plausibleSecret("hunter2", true);          // true
  * plausibleSecret("${DB_PASSWORD}", true);   // false
  * plausibleSecret("your-api-key-here", false); // false
+ * plausibleSecret("user:42:profile", false, "cache_key", true); // false
  * ```
  */
-export function plausibleSecret(v: string, password: boolean, keyName = ""): boolean {
+export function plausibleSecret(v: string, password: boolean, keyName = "", strict = false): boolean {
   const n = v.length;
+  // A weakly labelled value counts only when it is token-like: one word, long,
+  // mixed case and digits, high entropy (hex digests and ids stay).
+  if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
   if (n < (password ? 4 : 8) || n > 8192) return false;
   if (v.includes("[REDACTED")) return false;
   if (REFERENCE.test(v)) return false;

@@ -97,7 +97,8 @@ type Spec = readonly [string, readonly string[], string, RegexRuleOpts?];
 
 const SPECS: readonly Spec[] = [
   // Cloud
-  ["aws-access-key-id", ["akia", "asia", "abia", "acca"], String.raw`(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})` + RB],
+  // AWS documents its examples as AKIAIOSFODNN7EXAMPLE: an id ending EXAMPLE is docs, never a key.
+  ["aws-access-key-id", ["akia", "asia", "abia", "acca"], String.raw`(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})` + RB, { accept: (id) => !id.endsWith("EXAMPLE") }],
   ["aws-session-token", ["iqojb3jpz2lux2vj", "fwogzxivyxdz"], String.raw`((?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)(?:[A-Za-z0-9+/=]|%2B|%2F|%3D){60,4096})`],
   ["aws-bedrock-api-key", ["absk"], String.raw`ABSK([A-Za-z0-9+/]{60,400}={0,2})` + RB],
   ["google-api-key", ["aiza"], String.raw`AIza([${B64U}]{35})` + String.raw`(?![A-Za-z0-9_-])`],

@@ -17,32 +17,42 @@ const push = (ctx: ScanCtx, f: Finding): void => {
 const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----/y;
 /** Longest key body read: 4096-bit RSA is ~3.2 KB, large PGP blocks more. */
 const PEM_MAX = 16384;
-const PEM_LINE = /[A-Za-z][A-Za-z-]{0,40}: [^\n\\]{0,200}|[A-Za-z0-9+/=]{0,120}/y;
+const PEM_HEADER = /[A-Za-z][A-Za-z-]{0,40}: [^\n\\]{0,200}/y;
+const PEM_B64 = /[A-Za-z0-9+/=]{0,120}/y;
 const PEM_EOL = /[ \t]{0,8}(?:\r?\n|\\r\\n|\\n)/y;
 
 /**
- * End of a key block's body: line by line while lines look like base64 or
- * PEM headers (`Proc-Type: …`), at most 16 KB. Stops before `-----END`, and
- * keeps the text after a cut-off key.
+ * End of a key block's body: line by line while lines look like base64 or,
+ * before the base64, PEM headers (`Proc-Type: …`), at most 16 KB. Stops
+ * before `-----END`, at a blank line after the base64, and at a `Key: value`
+ * line after it, so the text after a cut-off key stays.
  */
 function pemBodyEnd(s: string, start: number): number {
   const lim = Math.min(s.length, start + PEM_MAX);
   let i = start;
   let end = start;
   let blank = 0;
+  let body = false;
   PEM_EOL.lastIndex = i;
   if (PEM_EOL.test(s)) i = PEM_EOL.lastIndex;
   while (i < lim) {
-    PEM_LINE.lastIndex = i;
-    PEM_LINE.test(s);
-    const lineEnd = PEM_LINE.lastIndex;
+    PEM_HEADER.lastIndex = i;
+    const header = !body && PEM_HEADER.test(s);
+    let lineEnd: number;
+    if (header) lineEnd = PEM_HEADER.lastIndex;
+    else {
+      PEM_B64.lastIndex = i;
+      PEM_B64.test(s);
+      lineEnd = PEM_B64.lastIndex;
+    }
     PEM_EOL.lastIndex = lineEnd;
     if (PEM_EOL.test(s)) {
-      // PGP armour has a blank line after its headers; two in a row end the block.
       if (lineEnd === i) {
-        if (++blank > 1) break;
+        // PGP armour has a blank line after its headers; after the base64, a blank line ends the block.
+        if (body || ++blank > 1) break;
       } else {
         blank = 0;
+        if (!header) body = true;
         end = lineEnd;
       }
       i = PEM_EOL.lastIndex;
@@ -314,7 +324,8 @@ const awsPairRule: Rule = {
   kinds: ["aws-secret-access-key"],
   keywords: ["akia", "asia"],
   scan(ctx, pos) {
-    if (!/^(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/.test(ctx.s.slice(pos, pos + 21))) return;
+    const id = ctx.s.slice(pos, pos + 21);
+    if (!/^(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/.test(id) || id.startsWith("EXAMPLE", 13)) return;
     const from = Math.max(pos + 20, ctx.memo.awsPair ?? 0);
     let lim = from;
     let lines = 0;
@@ -327,7 +338,7 @@ const awsPairRule: Rule = {
     AWS_SECRET.lastIndex = 0;
     for (let m = AWS_SECRET.exec(win); m; m = AWS_SECRET.exec(win)) {
       const v = m[1]!;
-      if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9+/]/.test(v) || entropy(v) < 4.0) continue;
+      if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9+/]/.test(v) || entropy(v) < 4.0 || v.includes("EXAMPLE")) continue;
       // Labelled by a key that names something else (`"nextPageToken": "…"`): not the pair's secret.
       const label = LABEL_BEFORE.exec(win.slice(Math.max(0, m.index - 80), m.index));
       if (label && !classifyKey(label[1]!)) continue;

@@ -185,6 +185,41 @@ describe("text()", () => {
     const out = r.text(`-----BEGIN OPENSSH PRIVATE KEY-----\n${lines.join("\n")}\nadded 12 packages in 3s\n`);
     expect(leak(out, lines.join("\n"))).toBeUndefined();
     expect(out).toContain("\nadded 12 packages in 3s\n");
+    // A blank line, then text that looks like a PEM header (`Key: value`): not part of the key.
+    const after = r.text(`-----BEGIN PRIVATE KEY-----\n${lines.join("\n")}\n\npassword: string;\nProc-Type: 4,ENCRYPTED\n`);
+    expect(leak(after, lines.join("\n"))).toBeUndefined();
+    expect(after).toContain("\n\npassword: string;\nProc-Type: 4,ENCRYPTED\n");
+  });
+
+  test("labelled pairs: XML key/value attributes, YAML and JSON name/value entries", () => {
+    const t = g.s(A.b62, 32);
+    expect(r.text(`<add key="PartnerApiKey" value="${t}" />\n<add key="Environment" value="Production" />`)).toMatch(/^<add key="PartnerApiKey" value="\[REDACTED:api-key:[0-9a-f]{4}\]" \/>\n<add key="Environment" value="Production" \/>$/);
+    const yaml = r.text(`env:\n  - name: PARTNER_API_TOKEN\n    value: "${t}"\n  - name: LOG_LEVEL\n    value: info\n`);
+    expect(yaml).not.toContain(t);
+    expect(yaml).toContain("value: info");
+    const json = r.text(JSON.stringify({ env: [{ name: "API_TOKEN", value: t }, { name: "MODE", value: "fast" }] }));
+    expect(json).not.toContain(t);
+    expect(json).toContain('"value":"fast"');
+    const ref = "secretKeyRef:\n  name: db\n  key: password\n";
+    expect(r.text(ref)).toBe(ref);
+  });
+
+  test("a weak `<qualifier>_key` label needs a token-like value", () => {
+    const t = g.s(A.b62, 16) + "Aa1" + g.s(A.b62, 16);
+    expect(r.text(`PARTNER_KEY = "${t}"`)).toMatch(/^PARTNER_KEY = "\[REDACTED:generic-secret:[0-9a-f]{4}\]"$/);
+    for (const keep of [`cache_key = "user:42:profile"`, `sortKey: "${t}"`, `public_key: "${t}"`, `PARTNER_KEY = "${g.s(A.hex, 32)}"`, `idempotency_key: "${t}"`]) {
+      expect(r.text(keep)).toBe(keep);
+    }
+  });
+
+  test("references are whole values: a password starting with % or $ is a literal", () => {
+    for (const pw of ["%Lw3HZYhU%WnFe!!GpPHD+9s", "$Lw3!xyz9Qp"]) expect(r.text(`password: "${pw}"`)).toMatch(/^password: "\[REDACTED:password:[0-9a-f]{4}\]"$/);
+    for (const ref of ["password: %DB_PASSWORD%", "API_KEY=$API_KEY", "password: $HOME/.pw"]) expect(r.text(ref)).toBe(ref);
+  });
+
+  test("AWS documentation keys are not redacted", () => {
+    const docs = "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n";
+    expect(r.text(docs)).toBe(docs);
   });
 
   test("cookies: each session value redacted on its own; preferences and Set-Cookie attributes stay", () => {
