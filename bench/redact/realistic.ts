@@ -747,6 +747,131 @@ ok
 ];
 
 /**
+ * Held out: written after the rules were fixed against TEMPLATES, and scored
+ * as they came out the first time (see the README for that first run).
+ */
+export const HELD_OUT: readonly Template[] = [
+  // aws sts / cloud CLI JSON
+  (g) => {
+    const ak = g.s(A.b32, 16), sk = g.s(A.b64, 40), st = `FwoGZXIvYXdz${g.s(A.b64, 300)}`, az = jwt(g, { aud: "https://management.azure.com/", tid: uuid(g), oid: uuid(g) });
+    return doc("aws sts / az token")`$ aws sts get-session-token --duration-seconds 3600
+{
+    "Credentials": {
+        "AccessKeyId": "ASIA${S("aws-access-key-id", ak)}",
+        "SecretAccessKey": "${S("aws-secret-access-key", sk)}",
+        "SessionToken": "${S("aws-session-token", st, st.slice(12))}",
+        "Expiration": "2026-01-12T10:14:03+00:00"
+    }
+}
+$ az account get-access-token
+{
+  "accessToken": "${S("jwt", az, az.slice(az.indexOf(".") + 1))}",
+  "expiresOn": "2026-01-12 11:14:03.000000",
+  "subscription": "${uuid(g)}",
+  "tenant": "${uuid(g)}",
+  "tokenType": "Bearer"
+}
+$ gcloud auth print-access-token
+ya29.${S("google-oauth-access-token", g.s(A.b64u, 180))}
+`;
+  },
+  // heroku config
+  (g) => {
+    const a = pwUrl(g, 20), b = pwUrl(g, 24), kb = g.s(A.hex, 128);
+    return doc("heroku config")`$ heroku config -a acme-api
+=== acme-api Config Vars
+DATABASE_URL:      postgres://u${g.s(A.lownum, 12)}:${S("postgres-url", a)}@ec2-3-210-0-1.compute-1.amazonaws.com:5432/d${g.s(A.lownum, 12)}
+REDIS_URL:         rediss://:${S("redis-url", b)}@ec2-44-0-0-1.compute-1.amazonaws.com:25070
+SECRET_KEY_BASE:   ${S("generic-secret", kb)}
+SENDGRID_USERNAME: apikey
+WEB_CONCURRENCY:   2
+`;
+  },
+  // Cargo credentials and an app config in TOML
+  (g) => {
+    const cio = `cio${g.s(A.b62, 32)}`, p = pw(g, 18);
+    return doc("toml")`$ cat ~/.cargo/credentials.toml config/prod.toml
+[registry]
+token = "${S("generic-secret", cio)}"
+
+[database]
+host = "db.internal"
+user = "svc"
+password = "${S("password", p)}"
+pool_size = 20
+`;
+  },
+  // Rails master key: a bare hex value whose only label is the file name
+  (g) => {
+    const k = g.s(A.hex, 32);
+    return doc("rails master.key")`$ cat config/master.key
+${S("generic-secret", k)}
+$ ls config/credentials
+production.key  production.yml.enc
+`;
+  },
+  // an SSH private key and its public half
+  (g) => {
+    const body = pemBody(g, 6).replace(/^/, "b3BlbnNzaC1rZXktdjEAAAAA");
+    return doc("ssh key")`$ cat ~/.ssh/id_ed25519 ~/.ssh/id_ed25519.pub
+-----BEGIN OPENSSH PRIVATE KEY-----
+${S("openssh-private-key", body)}
+-----END OPENSSH PRIVATE KEY-----
+ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${g.s(A.b64, 43)} dev@laptop
+`;
+  },
+  // Python repr of request headers in a traceback
+  (g) => {
+    const ghp = gh(g, "ghp_"), goog = g.s(A.b64u, 35);
+    return doc("python headers")`requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://api.github.com/repos/acme/api
+> request.headers = {'User-Agent': 'python-requests/2.32.3', 'Accept-Encoding': 'gzip, deflate', 'Accept': '*/*', 'Connection': 'keep-alive', 'Authorization': 'token ${S("github-pat", ghp.text, ghp.body)}', 'X-Goog-Api-Key': 'AIza${S("google-api-key", goog)}'}
+`;
+  },
+  // stripe listen
+  (g) => {
+    const wh = g.s(A.b62, 32);
+    return doc("stripe listen")`$ stripe listen --forward-to localhost:3000/webhooks
+> Ready! You are using Stripe API Version [2025-03-31]. Your webhook signing secret is whsec_${S("stripe-webhook-secret", wh)} (^C to quit)
+2026-01-12 10:14:03   --> checkout.session.completed [evt_${g.s(A.b62, 24)}]
+2026-01-12 10:14:03  <--  [200] POST http://localhost:3000/webhooks [evt_${g.s(A.b62, 24)}]
+`;
+  },
+  // Firebase web config
+  (g) => {
+    const k = g.s(A.b64u, 35);
+    return doc("firebase config")`const firebaseConfig = {
+  apiKey: "AIza${S("google-api-key", k)}",
+  authDomain: "acme-prod.firebaseapp.com",
+  projectId: "acme-prod",
+  storageBucket: "acme-prod.appspot.com",
+  messagingSenderId: "${g.s(A.digits, 12)}",
+  appId: "1:${g.s(A.digits, 12)}:web:${g.s(A.hex, 22)}",
+  measurementId: "G-${g.s(A.upnum, 10)}"
+};
+`;
+  },
+  // redis-cli -a and mongosh
+  (g) => {
+    const a = pw(g, 20), b = pwUrl(g, 16);
+    return doc("db clients")`$ redis-cli -h cache.internal -p 6379 -a ${S("password", a)} --no-auth-warning ping
+PONG
+$ mongosh "mongodb://root:${S("mongodb-url", b)}@localhost:27017/?authSource=admin" --quiet --eval 'db.stats().ok'
+1
+`;
+  },
+  // git clone with a Bitbucket app password
+  (g) => {
+    const app = `ATBB${g.s(A.b62, 32)}`;
+    return doc("git clone")`$ git clone https://dev:${S("bitbucket-app-password", app, app.slice(4))}@bitbucket.org/acme/legacy.git
+Cloning into 'legacy'...
+remote: Enumerating objects: 1523, done.
+Receiving objects: 100% (1523/1523), 2.31 MiB | 8.10 MiB/s, done.
+Resolving deltas: 100% (811/811), done.
+`;
+  },
+];
+
+/**
  * `perTemplate` documents from every template, seeded.
  *
  * @example
@@ -754,9 +879,9 @@ ok
  * const docs = buildRealistic(20, 1);
  * ```
  */
-export function buildRealistic(perTemplate: number, seed: number): RealDoc[] {
+export function buildRealistic(perTemplate: number, seed: number, templates: readonly Template[] = TEMPLATES): RealDoc[] {
   const g = new Gen(rng(seed));
   const out: RealDoc[] = [];
-  for (let i = 0; i < perTemplate; i++) for (const t of TEMPLATES) out.push(t(g));
+  for (let i = 0; i < perTemplate; i++) for (const t of templates) out.push(t(g));
   return out;
 }

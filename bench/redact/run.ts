@@ -20,7 +20,7 @@ import { BUILTIN_RULES, resolve, scan } from "../../lib/redact/engine.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { leak } from "../../test/redact/shapes.ts";
 import { buildCorpus, docText } from "./corpus.ts";
-import { buildRealistic } from "./realistic.ts";
+import { buildRealistic, HELD_OUT, type RealDoc, TEMPLATES } from "./realistic.ts";
 
 const { values: opt } = parseArgs({
   options: { docs: { type: "string", default: "3000" }, real: { type: "string", default: "40" }, runs: { type: "string", default: "5" }, "no-secretlint": { type: "boolean" } },
@@ -89,62 +89,76 @@ if (below.length) {
 for (const e of fpExamples) console.log(`  false positive example: ${JSON.stringify(e)}`);
 
 // ------------------------------------------------- realistic tool outputs
-const real = buildRealistic(Number(opt.real), 20260501);
-const realKind = new Map<string, { hit: number; total: number }>();
-const realMisses = new Map<string, number>();
-const realFp = new Map<string, { n: number; example: string }>();
-let realPlanted = 0;
-let realCaught = 0;
-let realCaughtValue = 0;
-let realFpDocs = 0;
-let realClean = 0;
-let realCleanFp = 0;
-for (const d of real) {
-  const out = r.text(d.text);
-  const outValue = (JSON.parse(JSON.stringify(r.value({ tool_response: { stdout: d.text } }))) as { tool_response: { stdout: string } }).tool_response.stdout;
-  for (const p of d.planted) {
-    realPlanted++;
-    const ok = leak(out, p.secret) === undefined;
-    const okV = leak(outValue, p.secret) === undefined;
-    if (ok) realCaught++;
-    if (okV) realCaughtValue++;
-    const k = realKind.get(p.kind) ?? { hit: 0, total: 0 };
-    k.total++;
-    if (ok && okV) k.hit++;
-    else realMisses.set(`${p.kind} in "${d.name}"`, (realMisses.get(`${p.kind} in "${d.name}"`) ?? 0) + 1);
-    realKind.set(p.kind, k);
-  }
-  // A redaction touching nothing planted (nor a don't-care value) is a false positive.
-  let fp = false;
-  for (const g of resolve(scan(d.text, BUILTIN_RULES))) {
-    if (d.spans.some(([a, b]) => g.start < b && a < g.end)) continue;
-    fp = true;
-    const lineStart = d.text.lastIndexOf("\n", g.start) + 1;
-    const lineEnd = d.text.indexOf("\n", g.end);
-    const key = `${g.kind} in "${d.name}"`;
-    const e = realFp.get(key) ?? { n: 0, example: d.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).slice(0, 160) };
-    e.n++;
-    realFp.set(key, e);
-  }
-  if (fp) realFpDocs++;
-  if (d.planted.length === 0) {
-    realClean++;
-    if (fp) realCleanFp++;
-  }
+interface Score {
+  readonly docs: number;
+  readonly clean: number;
+  readonly planted: number;
+  readonly caught: number;
+  readonly caughtValue: number;
+  readonly fpDocs: number;
+  readonly cleanFp: number;
+  readonly kinds: number;
 }
-console.log(`\nrealistic set: ${real.length} documents from ${real.length / Number(opt.real)} hand-written templates (${realClean} without secrets), ${realPlanted} planted secrets of ${realKind.size} kinds`);
-console.log(`recall (text):  ${(realCaught / realPlanted).toFixed(4)}  (${realCaught}/${realPlanted})`);
-console.log(`recall (value): ${(realCaughtValue / realPlanted).toFixed(4)}  (${realCaughtValue}/${realPlanted})`);
-console.log(`documents with a false positive: ${(realFpDocs / real.length * 100).toFixed(2)}%  (${realFpDocs}/${real.length}); of the secret-free ones: ${realCleanFp}/${realClean}`);
-if (realMisses.size) {
-  console.log("misses (kind in template: count):");
-  for (const [k, n] of [...realMisses].sort()) console.log(`  ${k}: ${n}`);
-} else console.log("no misses");
-if (realFp.size) {
-  console.log("false positives (kind in template: count, example line):");
-  for (const [k, e] of [...realFp].sort()) console.log(`  ${k}: ${e.n}  ${JSON.stringify(e.example)}`);
-} else console.log("no false positives");
-console.log(`\nside by side     recall   FP documents\n  generated      ${recall.toFixed(4)}   ${(fpDocs / N * 100).toFixed(2)}%\n  realistic      ${(realCaught / realPlanted).toFixed(4)}   ${(realFpDocs / real.length * 100).toFixed(2)}%`);
+
+/** Scores hand-written documents and prints their misses and false positives by kind. */
+function scoreReal(title: string, real: readonly RealDoc[], templates: number): Score {
+  const kinds = new Set<string>();
+  const misses = new Map<string, number>();
+  const fps = new Map<string, { n: number; example: string }>();
+  let planted = 0, caught = 0, caughtValue = 0, fpDocs = 0, clean = 0, cleanFp = 0;
+  for (const d of real) {
+    const out = r.text(d.text);
+    const outValue = (JSON.parse(JSON.stringify(r.value({ tool_response: { stdout: d.text } }))) as { tool_response: { stdout: string } }).tool_response.stdout;
+    for (const p of d.planted) {
+      planted++;
+      kinds.add(p.kind);
+      const ok = leak(out, p.secret) === undefined;
+      const okV = leak(outValue, p.secret) === undefined;
+      if (ok) caught++;
+      if (okV) caughtValue++;
+      if (!ok || !okV) misses.set(`${p.kind} in "${d.name}"`, (misses.get(`${p.kind} in "${d.name}"`) ?? 0) + 1);
+    }
+    // A redaction touching nothing planted (nor a don't-care value) is a false positive.
+    let fp = false;
+    for (const g of resolve(scan(d.text, BUILTIN_RULES))) {
+      if (d.spans.some(([a, b]) => g.start < b && a < g.end)) continue;
+      fp = true;
+      const lineStart = d.text.lastIndexOf("\n", g.start) + 1;
+      const lineEnd = d.text.indexOf("\n", g.end);
+      const key = `${g.kind} in "${d.name}"`;
+      const e = fps.get(key) ?? { n: 0, example: d.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).slice(0, 160) };
+      e.n++;
+      fps.set(key, e);
+    }
+    if (fp) fpDocs++;
+    if (d.planted.length === 0) {
+      clean++;
+      if (fp) cleanFp++;
+    }
+  }
+  console.log(`\n${title}: ${real.length} documents from ${templates} hand-written templates (${clean} without secrets), ${planted} planted secrets of ${kinds.size} kinds`);
+  console.log(`recall (text):  ${(caught / planted).toFixed(4)}  (${caught}/${planted})`);
+  console.log(`recall (value): ${(caughtValue / planted).toFixed(4)}  (${caughtValue}/${planted})`);
+  console.log(`documents with a false positive: ${(fpDocs / real.length * 100).toFixed(2)}%  (${fpDocs}/${real.length}); of the secret-free ones: ${cleanFp}/${clean}`);
+  if (misses.size) {
+    console.log("misses (kind in template: count):");
+    for (const [k, n] of [...misses].sort()) console.log(`  ${k}: ${n}`);
+  } else console.log("no misses");
+  if (fps.size) {
+    console.log("false positives (kind in template: count, example line):");
+    for (const [k, e] of [...fps].sort()) console.log(`  ${k}: ${e.n}  ${JSON.stringify(e.example)}`);
+  } else console.log("no false positives");
+  return { docs: real.length, clean, planted, caught, caughtValue, fpDocs, cleanFp, kinds: kinds.size };
+}
+
+const PER = Number(opt.real);
+const tuned = scoreReal("realistic set", buildRealistic(PER, 20260501), TEMPLATES.length);
+const held = scoreReal("held-out realistic set", buildRealistic(PER, 20260502, HELD_OUT), HELD_OUT.length);
+const row = (name: string, rec: number, fp: number) => `  ${name.padEnd(22)} ${rec.toFixed(4)}   ${(fp * 100).toFixed(2)}%`;
+console.log("\nside by side             recall   FP documents");
+console.log(row("generated corpus", recall, fpDocs / N));
+console.log(row("realistic (tuned)", tuned.caught / tuned.planted, tuned.fpDocs / tuned.docs));
+console.log(row("realistic (held out)", held.caught / held.planted, held.fpDocs / held.docs));
 
 // ---------------------------------------------------------------- speed
 const big: string[] = [];

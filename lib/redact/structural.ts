@@ -305,6 +305,10 @@ const CLI_RULES: readonly Rule[] = [
   regexRule("mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }),
+  // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)
+  regexRule("password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
   // docker login -p SECRET
   regexRule("password", [" -p "], String.raw`(?<=docker\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),

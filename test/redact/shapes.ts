@@ -257,6 +257,7 @@ export const SHAPES: readonly Shape[] = [
   blk("api-key", (g) => { const t = g.s(A.b62, 32); return { text: `X-API-Key: ${t}\r\n`, secret: t }; }),
   blk("auth-header", (g) => { const t = g.s(A.b62, 32); return { text: `Authorization: ${t}\r\n`, secret: t }; }),
   blk("session-cookie", (g) => { const t = g.s(A.b64u, 32); return { text: `Cookie: sessionid=${t}; csrftoken=${g.s(A.b62, 32)}\r\n`, secret: t }; }),
+  blk("password", (g) => { const pw = g.s(A.pw, 18); return { text: `redis-cli -h cache -p 6379 -a ${pw} --no-auth-warning ping`, secret: pw }; }, () => ["redis-cli -h cache ping", "ls -a ~/.config", "redis-cli -a $REDIS_PASSWORD ping"]),
   blk("mysql-password", (g) => { const pw = g.s(A.b62, 14); return { text: `mysql -u root -p${pw} -h db app < dump.sql`, secret: pw }; }),
   blk("k8s-secret", (g) => { const pw = g.s(A.b62, 18); return { text: `kubectl create secret generic db --from-literal=password=${pw}`, secret: pw }; }),
   // Key/value context
