@@ -6,7 +6,11 @@
  * and an ignored node_modules. Runs alternate; prints medians, the ratio and
  * peak RSS (from /usr/bin/time when present).
  *
- * Usage: bun bench/diff/run.ts [--sizes 10000,100000] [--runs 7] [--bin dist/tracegate]
+ * Usage: bun bench/diff/run.ts [--sizes 10000,100000] [--runs 7] [--bin dist/tracegate] [--against OTHER]
+ * `--against` times a second binary (an older build, say) in the same
+ * alternation, so a before/after comparison sees the same machine load.
+ * Both binaries are copied to a temp dir first: a rebuild during the run
+ * (shared checkout) cannot swap one mid-way.
  * Repositories are generated once under $TMPDIR/tracegate-bench-diff-N and reused.
  */
 import { spawnSync } from "node:child_process";
@@ -20,11 +24,22 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "10000,100000" },
     runs: { type: "string", default: "7" },
     bin: { type: "string", default: path.resolve(import.meta.dir, "../../dist/tracegate") },
+    against: { type: "string" },
   },
 });
 const SIZES = values.sizes!.split(",").map(Number);
 const RUNS = Number(values.runs);
-const BIN = path.resolve(values.bin!);
+const snapDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracegate-bench-diff-bin-"));
+process.on("exit", () => fs.rmSync(snapDir, { recursive: true, force: true }));
+function snapshot(bin: string, name: string): string {
+  if (!fs.existsSync(bin)) throw new Error(`${bin} not found: run \`flock /tmp/build.lock npm run build\` first`);
+  const to = path.join(snapDir, name);
+  fs.copyFileSync(bin, to);
+  fs.chmodSync(to, 0o755);
+  return to;
+}
+const BIN = snapshot(path.resolve(values.bin!), "tracegate");
+const AGAINST = values.against ? snapshot(path.resolve(values.against), "against") : null;
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 const env = {
@@ -123,8 +138,10 @@ function mutate(root: string, n: number): void {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const withoutIndexLines = (p: string): string => p.replace(/^index .*$/gm, "");
 
-if (!fs.existsSync(BIN)) throw new Error(`${BIN} not found: run \`flock /tmp/build.lock npm run build\` first`);
-console.log(`tracegate diff vs git ${git(os.tmpdir(), "--version").trim().replace("git version ", "")}, ${RUNS} alternating runs, ${os.cpus().length} cores`);
+console.log(
+  `tracegate diff vs git ${git(os.tmpdir(), "--version").trim().replace("git version ", "")}, ${RUNS} alternating runs, ` +
+    `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+);
 for (const n of SIZES) {
   const t = performance.now();
   const { root, base } = generate(n);
@@ -132,12 +149,16 @@ for (const n of SIZES) {
   const setup = ((performance.now() - t) / 1000).toFixed(1);
   const tmpIndex = path.join(os.tmpdir(), `tracegate-bench-index-${n}`);
   const ours: number[] = [];
+  const other: number[] = [];
   const theirs: number[] = [];
   let oursKb = 0;
+  let otherKb = 0;
   let theirsKb = 0;
   let same = true;
+  let otherSame = true;
   for (let r = 0; r < RUNS + 1; r++) {
     const a = run(BIN, ["diff", "--cwd", root, "--base", base], root);
+    const b = AGAINST ? run(AGAINST, ["diff", "--cwd", root, "--base", base], root) : null;
     fs.copyFileSync(path.join(root, ".git/index"), tmpIndex);
     const st = fs.statSync(path.join(root, ".git/index"));
     fs.utimesSync(tmpIndex, st.atime, st.mtime);
@@ -145,11 +166,14 @@ for (const n of SIZES) {
     const g2 = run("git", ["diff", "--cached", "--binary", "--no-renames", base], root, { GIT_INDEX_FILE: tmpIndex });
     if (r === 0) {
       same = withoutIndexLines(a.stdout) === withoutIndexLines(g2.stdout);
+      otherSame = !b || withoutIndexLines(b.stdout) === withoutIndexLines(g2.stdout);
       continue; // warm-up
     }
     ours.push(a.ms);
+    if (b) other.push(b.ms);
     theirs.push(g1.ms + g2.ms);
     oursKb = Math.max(oursKb, a.kb);
+    otherKb = Math.max(otherKb, b?.kb ?? 0);
     theirsKb = Math.max(theirsKb, g1.kb, g2.kb);
   }
   fs.rmSync(tmpIndex, { force: true });
@@ -160,4 +184,11 @@ for (const n of SIZES) {
       `peak RSS tracegate ${(oursKb / 1024).toFixed(0)} MB, git ${(theirsKb / 1024).toFixed(0)} MB; ` +
       `same patch as git (index lines aside): ${same}`,
   );
+  if (AGAINST) {
+    const mb = median(other);
+    console.log(
+      `${n} files: --against ${mb.toFixed(0)} ms, ratio ${(mb / mg).toFixed(2)}x; peak RSS ${(otherKb / 1024).toFixed(0)} MB; ` +
+        `same patch as git: ${otherSame}`,
+    );
+  }
 }
