@@ -6,7 +6,9 @@
  * and an ignored node_modules. Runs alternate; prints medians, the ratio and
  * peak RSS (from /usr/bin/time when present).
  *
- * Usage: bun bench/diff/run.ts [--sizes 10000,100000] [--runs 7] [--bin dist/tracegate] [--against OTHER]
+ * Usage: bun bench/diff/run.ts [--sizes 10000,100000,10000h] [--runs 7] [--bin dist/tracegate] [--against OTHER]
+ * A size ending in "h" adds 20 commits of history after the base, packed
+ * with `gc --aggressive` (see generate).
  * `--against` times a second binary (an older build, say) in the same
  * alternation, so a before/after comparison sees the same machine load.
  * Both binaries are copied to a temp dir first: a rebuild during the run
@@ -27,7 +29,7 @@ const { values } = parseArgs({
     against: { type: "string" },
   },
 });
-const SIZES = values.sizes!.split(",").map(Number);
+const SIZES = values.sizes!.split(",");
 const RUNS = Number(values.runs);
 const snapDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracegate-bench-diff-bin-"));
 process.on("exit", () => fs.rmSync(snapDir, { recursive: true, force: true }));
@@ -79,35 +81,51 @@ function text(i: number, lines: number): string {
   return s;
 }
 
-function generate(n: number): { root: string; base: string } {
-  const root = path.join(os.tmpdir(), `tracegate-bench-diff-${n}`);
+/**
+ * The repository for one size. With `history`, 20 more commits of 40 edited
+ * files each follow the base and the whole is packed with `gc --aggressive`,
+ * so the diff reads deltified trees and blobs (HEAD moved on during the
+ * session); otherwise the base is the only commit.
+ */
+function generate(n: number, history: boolean): { root: string; base: string } {
+  const root = path.join(os.tmpdir(), `tracegate-bench-diff-${n}${history ? "-h" : ""}`);
   const marker = path.join(root, ".bench-base");
   if (fs.existsSync(marker)) {
-    const base = fs.readFileSync(marker, "utf8").trim();
-    // Undo the previous run's changes: back to the base, then re-apply below.
-    git(root, "reset", "-q", "--hard", base);
+    const [base, tip = base] = fs.readFileSync(marker, "utf8").trim().split(" ");
+    // Undo the previous run's changes: back to the tip, then re-apply below.
+    git(root, "reset", "-q", "--hard", tip!);
     git(root, "clean", "-qfd");
-    return { root, base };
+    return { root, base: base! };
   }
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(root, { recursive: true });
   git(root, "init", "-q");
   // About 100 files a directory, two levels deep, like a real source tree.
+  const file = (i: number) => path.join(root, `pkg${i % Math.ceil(n / 1000)}`, `mod${Math.floor(i / 100) % 10}`, `file${i}.ts`);
   for (let i = 0; i < n; i++) {
-    const dir = path.join(root, `pkg${i % Math.ceil(n / 1000)}`, `mod${Math.floor(i / 100) % 10}`);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `file${i}.ts`), text(i, 5 + (i % 30)));
+    fs.mkdirSync(path.dirname(file(i)), { recursive: true });
+    fs.writeFileSync(file(i), text(i, 5 + (i % 30)));
   }
   fs.writeFileSync(path.join(root, ".gitignore"), "node_modules/\n*.log\n");
   const past = new Date(Date.now() - 3600_000);
   git(root, "add", "-A");
   git(root, "commit", "-q", "-m", "base");
-  git(root, "gc", "-q");
+  const base = git(root, "rev-parse", "HEAD").trim();
+  if (history) {
+    for (let c = 0; c < 20; c++) {
+      for (let k = 0; k < 40; k++) {
+        const i = (c * 7723 + k * 104395301) % n;
+        fs.appendFileSync(file(i), `// commit ${c}\n`);
+      }
+      git(root, "commit", "-q", "-am", `c${c}`);
+    }
+    git(root, "gc", "-q", "--aggressive");
+  } else git(root, "gc", "-q");
   // Age the files so the index's stat data is trusted, then let git refresh the index.
   spawnSync("find", [root, "-path", `${root}/.git`, "-prune", "-o", "-exec", "touch", "-h", "-d", past.toISOString(), "{}", "+"]);
   git(root, "update-index", "--refresh", "-q");
-  const base = git(root, "rev-parse", "HEAD").trim();
-  fs.writeFileSync(marker, `${base}\n`);
+  const tip = git(root, "rev-parse", "HEAD").trim();
+  fs.writeFileSync(marker, `${base} ${tip}\n`);
   fs.appendFileSync(path.join(root, ".git/info/exclude"), ".bench-base\n");
   return { root, base };
 }
@@ -142,12 +160,14 @@ console.log(
   `tracegate diff vs git ${git(os.tmpdir(), "--version").trim().replace("git version ", "")}, ${RUNS} alternating runs, ` +
     `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
 );
-for (const n of SIZES) {
+for (const size of SIZES) {
+  const n = Number(size.replace(/h$/, ""));
+  const history = size.endsWith("h");
   const t = performance.now();
-  const { root, base } = generate(n);
+  const { root, base } = generate(n, history);
   mutate(root, n);
   const setup = ((performance.now() - t) / 1000).toFixed(1);
-  const tmpIndex = path.join(os.tmpdir(), `tracegate-bench-index-${n}`);
+  const tmpIndex = path.join(os.tmpdir(), `tracegate-bench-index-${size}`);
   const ours: number[] = [];
   const other: number[] = [];
   const theirs: number[] = [];
@@ -180,14 +200,14 @@ for (const n of SIZES) {
   const mo = median(ours);
   const mg = median(theirs);
   console.log(
-    `${n} files (setup ${setup}s): tracegate ${mo.toFixed(0)} ms, git ${mg.toFixed(0)} ms, ratio ${(mo / mg).toFixed(2)}x; ` +
+    `${n} files${history ? " + history" : ""} (setup ${setup}s): tracegate ${mo.toFixed(0)} ms, git ${mg.toFixed(0)} ms, ratio ${(mo / mg).toFixed(2)}x; ` +
       `peak RSS tracegate ${(oursKb / 1024).toFixed(0)} MB, git ${(theirsKb / 1024).toFixed(0)} MB; ` +
       `same patch as git (index lines aside): ${same}`,
   );
   if (AGAINST) {
     const mb = median(other);
     console.log(
-      `${n} files: --against ${mb.toFixed(0)} ms, ratio ${(mb / mg).toFixed(2)}x; peak RSS ${(otherKb / 1024).toFixed(0)} MB; ` +
+      `${n} files${history ? " + history" : ""}: --against ${mb.toFixed(0)} ms, ratio ${(mb / mg).toFixed(2)}x; peak RSS ${(otherKb / 1024).toFixed(0)} MB; ` +
         `same patch as git: ${otherSame}`,
     );
   }
