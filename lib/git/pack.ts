@@ -217,6 +217,8 @@ interface EntryHead {
   readonly baseId?: Buffer;
 }
 
+const SCRATCH = Buffer.allocUnsafe(4096);
+
 /** Resolved delta bases kept per pack, oldest dropped first past this many bytes. */
 const BASE_CACHE_BYTES = 16 << 20;
 const MAX_CHAIN = 10000;
@@ -259,17 +261,17 @@ export class Pack {
     this.fd = null;
   }
 
-  private readBytes(at: number, len: number): Buffer {
+  private readBytes(at: number, len: number, into?: Buffer): Buffer {
     const fd = this.open();
-    const n = Math.max(0, Math.min(len, this.end - at));
-    const buf = Buffer.allocUnsafe(n);
+    const n = Math.max(0, Math.min(len, this.end - at, into ? into.length : len));
+    const buf = into ?? Buffer.allocUnsafe(n);
     let got = 0;
     while (got < n) {
       const r = fs.readSync(fd, buf, got, n - got, at + got);
       if (r === 0) break;
       got += r;
     }
-    return got === n ? buf : buf.subarray(0, got);
+    return got === buf.length ? buf : buf.subarray(0, got);
   }
 
   private head(at: number, chunk: Buffer): EntryHead {
@@ -323,8 +325,9 @@ export class Pack {
   }
 
   private entry(at: number): { h: EntryHead; data: Buffer } {
-    // One read covers the header and, for most objects, the whole stream.
-    const first = this.readBytes(at, 4096);
+    // One read covers the header and, for most objects, the whole stream. Into
+    // a reused buffer: nothing read here outlives the call (inflate copies out).
+    const first = this.readBytes(at, SCRATCH.length, SCRATCH);
     if (first.length < 2) throw new PackFormatError("pack entry past the end");
     const h = this.head(at, first);
     return { h, data: this.inflate(h, first, at) };
