@@ -9,14 +9,19 @@
  *   import    imports lib/redact/index.ts (module evaluation only)
  *   first     imports it and redacts one short clean record (what a hook pays)
  *
- *   bun bench/redact/startup.ts [--runs N]
+ *   bun bench/redact/startup.ts [--runs N] [--against REV]
+ *
+ * `--against REV` adds the same `import`/`first` entries built from
+ * lib/redact and lib/config as committed at REV (read with `git show`), run
+ * interleaved with the working tree's: on a noisy machine only an A/B in one
+ * run says whether a change helped.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-const { values: opt } = parseArgs({ options: { runs: { type: "string", default: "25" } } });
+const { values: opt } = parseArgs({ options: { runs: { type: "string", default: "25" }, against: { type: "string" } } });
 const RUNS = Number(opt.runs);
 const root = join(import.meta.dir, "../..");
 const bun = join(root, "node_modules/.bin/bun");
@@ -25,18 +30,36 @@ const dir = mkdtempSync(join(tmpdir(), "tg-redact-startup-"));
 
 // The entries read an env var the bundler cannot see through, so nothing is
 // tree-shaken away and nothing is printed.
+const firstSrc = (libPath: string): string =>
+  `import { createRedactor } from ${libPath};\nconst out = createRedactor({ fingerprintKey: "k" }).value({ session_id: "4b7d8f0e-8f7a-4c1e-9a7e-0c4f3b2a1d9e", tool_name: "Bash", tool_input: { command: "ls -la" }, tool_response: { stdout: "total 8\\ndrwxr-xr-x 2 dev dev 4096 Jan 1 10:00 src\\n" } });\nif (process.env.TG_NEVER === "1") console.log(out);\n`;
 const entries: Record<string, string> = {
   empty: `if (process.env.TG_NEVER === "1") console.log("x");\n`,
   builtins: `import { readFileSync } from "node:fs";\nimport { join } from "node:path";\nimport { homedir } from "node:os";\nif (process.env.TG_NEVER === "1") console.log(readFileSync, join, homedir);\n`,
   import: `import * as R from ${lib};\nif (process.env.TG_NEVER === "1") console.log(R);\n`,
-  first: `import { createRedactor } from ${lib};\nconst out = createRedactor({ fingerprintKey: "k" }).value({ session_id: "4b7d8f0e-8f7a-4c1e-9a7e-0c4f3b2a1d9e", tool_name: "Bash", tool_input: { command: "ls -la" }, tool_response: { stdout: "total 8\\ndrwxr-xr-x 2 dev dev 4096 Jan 1 10:00 src\\n" } });\nif (process.env.TG_NEVER === "1") console.log(out);\n`,
+  first: firstSrc(lib),
 };
+
+if (opt.against) {
+  // The lib as committed at REV, beside the working tree's, for an A/B in one run.
+  const rev = opt.against;
+  for (const sub of ["lib/redact", "lib/config"]) {
+    const ls = Bun.spawnSync(["git", "ls-tree", "--name-only", `${rev}:${sub}`], { cwd: root });
+    if (ls.exitCode !== 0) throw new Error(`git ls-tree ${rev}:${sub}: ${ls.stderr.toString()}`);
+    mkdirSync(join(dir, "rev", sub), { recursive: true });
+    for (const name of ls.stdout.toString().split("\n").filter((x) => x.endsWith(".ts"))) {
+      writeFileSync(join(dir, "rev", sub, name), Bun.spawnSync(["git", "show", `${rev}:${sub}/${name}`], { cwd: root }).stdout);
+    }
+  }
+  const revLib = JSON.stringify(join(dir, "rev/lib/redact/index.ts"));
+  entries[`import@${rev.slice(0, 7)}`] = `import * as R from ${revLib};\nif (process.env.TG_NEVER === "1") console.log(R);\n`;
+  entries[`first@${rev.slice(0, 7)}`] = firstSrc(revLib);
+}
 
 const bins: Record<string, string> = {};
 for (const [name, src] of Object.entries(entries)) {
-  const entry = join(dir, `${name}.ts`);
+  const entry = join(dir, `${name.replace("@", "-")}.ts`);
   writeFileSync(entry, src);
-  const out = join(dir, name);
+  const out = join(dir, name.replace("@", "-"));
   const b = Bun.spawnSync([bun, "build", entry, "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", out], { stdout: "pipe", stderr: "pipe" });
   if (b.exitCode !== 0) throw new Error(`build ${name}: ${b.stderr.toString()}`);
   bins[name] = out;
@@ -70,6 +93,6 @@ console.log(`compiled start-up, ${RUNS} alternating runs each, medians per proce
 for (const name of Object.keys(bins)) {
   const m = median(times[name]!);
   const c = median(cpu[name]!);
-  console.log(`  ${name.padEnd(8)} wall ${m.toFixed(1).padStart(6)} ms (${(m - base >= 0 ? "+" : "") + (m - base).toFixed(1)} vs builtins)   cpu ${c.toFixed(1).padStart(6)} ms (${(c - baseCpu >= 0 ? "+" : "") + (c - baseCpu).toFixed(1)} vs builtins)`);
+  console.log(`  ${name.padEnd(15)} wall ${m.toFixed(1).padStart(6)} ms (${(m - base >= 0 ? "+" : "") + (m - base).toFixed(1)} vs builtins)   cpu ${c.toFixed(1).padStart(6)} ms (${(c - baseCpu >= 0 ? "+" : "") + (c - baseCpu).toFixed(1)} vs builtins)`);
 }
 rmSync(dir, { recursive: true, force: true });

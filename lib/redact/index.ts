@@ -9,9 +9,11 @@
  *   `__proto__`.
  *
  * Rules (see engine.ts): prefix rules for 60+ token families, structural rules
- * (PEM, URL userinfo, headers, connection strings, Kubernetes Secrets) and a
- * key/value context rule whose placeholder/reference filters apply to context
- * rules only. The tag is a keyed HMAC (fingerprint.ts), so the same secret gets
+ * (PEM, URL userinfo, headers, connection strings, Kubernetes Secrets, Docker
+ * auths) and a key/value context rule whose placeholder/reference filters
+ * apply to context rules only. Container values (Secret data, `.dockerconfigjson`,
+ * `auths.*.auth`) are base64-decoded within a size budget and rescanned, so a
+ * finding names what the plaintext holds (`github-pat` within `k8s-secret`). The tag is a keyed HMAC (fingerprint.ts), so the same secret gets
  * the same tag within a data dir and a guessed password cannot be confirmed.
  *
  * @example
