@@ -61,14 +61,17 @@ function parseLoose(oid: string, raw: Buffer): GitObject {
 
 /** The object store of one repository. */
 export class ObjectStore {
-  private readonly dirs: string[];
+  private dirsCache: string[] | null = null;
   private packs: Pack[] | null = null;
   /** How many reads had to go to isomorphic-git (for tests: 0 means this reader did the work). */
   fallbacks = 0;
 
   /** `objectsDir` is the common git dir's `objects`. */
-  constructor(private readonly objectsDir: string) {
-    this.dirs = objectDirs(objectsDir);
+  constructor(private readonly objectsDir: string) {}
+
+  /** Found on first use: a store made only to read refs touches no file. */
+  private get dirs(): string[] {
+    return (this.dirsCache ??= objectDirs(this.objectsDir));
   }
 
   private loadPacks(): Pack[] {
