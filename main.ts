@@ -5,8 +5,6 @@
  * their exit code. Modules load lazily so a hook pays only for what it runs.
  */
 import { isHookName } from "./lib/hook/caps.ts";
-import { handlerFor } from "./lib/handlers/index.ts";
-import { runHook } from "./lib/hook/run.ts";
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -29,6 +27,10 @@ const commands: Record<string, () => Promise<Command>> = {
 const [name = "--help", ...rest] = process.argv.slice(2);
 
 if (isHookName(name)) {
+  const [{ runHook }, { handlerFor }] = await Promise.all([
+    import("./lib/hook/run.ts"),
+    import("./lib/handlers/index.ts"),
+  ]);
   // Never returns: the runtime exits 0 on every path.
   await runHook(name, rest, handlerFor);
 } else {

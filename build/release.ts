@@ -87,8 +87,7 @@ function sha256File(path: string): string {
  * The Claude Code plugin bundle: manifest, hooks.json, the launcher as
  * bin/tracegate, and every built executable beside it.
  */
-function buildPlugin(outDir: string, built: readonly Target[]): string {
-  const dir = join(outDir, "tracegate-claude-plugin");
+export function layOutPlugin(dir: string, binaries: readonly { readonly name: string; readonly path: string }[]): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
   mkdirSync(join(dir, "hooks"));
@@ -97,10 +96,17 @@ function buildPlugin(outDir: string, built: readonly Target[]): string {
   copyFileSync(join(root, "hooks", "hooks.json"), join(dir, "hooks", "hooks.json"));
   copyFileSync(join(root, "lib", "install", "plugin-launcher.sh"), join(dir, "bin", "tracegate"));
   chmodSync(join(dir, "bin", "tracegate"), 0o755);
-  for (const t of built) {
-    copyFileSync(join(outDir, assetName(t)), join(dir, "bin", assetName(t)));
-    chmodSync(join(dir, "bin", assetName(t)), 0o755);
+  for (const b of binaries) {
+    copyFileSync(b.path, join(dir, "bin", b.name));
+    chmodSync(join(dir, "bin", b.name), 0o755);
   }
+}
+
+function buildPlugin(outDir: string, built: readonly Target[]): string {
+  layOutPlugin(
+    join(outDir, "tracegate-claude-plugin"),
+    built.map((t) => ({ name: assetName(t), path: join(outDir, assetName(t)) })),
+  );
   const tgz = join(outDir, "tracegate-claude-plugin.tar.gz");
   execFileSync("tar", ["-czf", tgz, "-C", outDir, "tracegate-claude-plugin"]);
   return tgz;

@@ -20,8 +20,7 @@ async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string):
   const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId };
   const p = ctx.payload as Record<string, unknown>;
   if (hook === "session-start") {
-    // Loaded here, not at the top: isomorphic-git is the heaviest module and
-    // only SessionStart needs it.
+    // Loaded here, not at the top: only SessionStart needs the git reader.
     const { repoHead } = await import("../git/head.ts");
     facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
   }

@@ -112,14 +112,4 @@ export function gitApply(sb: Sandbox, repo: string, patch: string): void {
   }
 }
 
-/** mulberry32: a small seeded PRNG, so a failing scenario can be replayed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "../support/prng.ts";

@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { layOutPlugin } from "../../build/release.ts";
 import { makeWorld, ROOT, runClaude, TRACEGATE, type World } from "../e2e/support/claude.ts";
 import { startModelServer, type ModelServer } from "../e2e/support/model-server.ts";
 
@@ -80,18 +81,10 @@ describe("Claude Code runs what tracegate installs", () => {
     async () => {
       const world = makeWorld({ settings: false });
       worlds.push(world);
-      // Lay the plugin out as the release bundle does.
+      // Lay the plugin out with the release build's own function.
       const plugin = join(world.root, "plugin");
-      mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
-      mkdirSync(join(plugin, "hooks"));
-      mkdirSync(join(plugin, "bin"));
-      copyFileSync(join(ROOT, ".claude-plugin", "plugin.json"), join(plugin, ".claude-plugin", "plugin.json"));
-      copyFileSync(join(ROOT, "hooks", "hooks.json"), join(plugin, "hooks", "hooks.json"));
-      copyFileSync(join(ROOT, "lib", "install", "plugin-launcher.sh"), join(plugin, "bin", "tracegate"));
       const arch = process.arch === "arm64" ? "arm64" : "x64";
-      copyFileSync(TRACEGATE, join(plugin, "bin", `tracegate-${process.platform}-${arch}`));
-      chmodSync(join(plugin, "bin", "tracegate"), 0o755);
-      chmodSync(join(plugin, "bin", `tracegate-${process.platform}-${arch}`), 0o755);
+      layOutPlugin(plugin, [{ name: `tracegate-${process.platform}-${arch}`, path: TRACEGATE }]);
 
       // No TRACEGATE_HOME: the data must land in the plugin's data dir.
       const model = await startModelServer(SCENARIO);

@@ -4,18 +4,10 @@
  * checksum-valid token is ever committed. Shared by the tests and the bench.
  */
 import { base62, crc32 } from "../../lib/redact/crc32.ts";
+import { prng } from "../support/prng.ts";
 
-/** Seeded PRNG (mulberry32): reproducible runs, no committed tokens. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG: reproducible runs, no committed tokens. */
+export const rng = prng;
 
 export const A = {
   b62: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
