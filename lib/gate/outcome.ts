@@ -18,6 +18,13 @@
  */
 import type { Outcome } from "./decide.ts";
 
+/**
+ * The record types the gate state and the outcome are derived from: reading
+ * only these (see `readSession`'s type filter) keeps Stop and SessionEnd from
+ * parsing megabytes of tool output.
+ */
+export const GATE_RECORD_TYPES = ["session_start", "message", "oracle_verdict"] as const;
+
 type Rec = Readonly<Record<string, unknown>>;
 
 function isRec(v: unknown): v is Rec {

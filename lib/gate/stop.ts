@@ -22,17 +22,14 @@
  * const { records, decision } = await handler(ctx);
  * ```
  */
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
 import type { OracleVerdictRecord, TraceRecord } from "../trace/record.ts";
+import { newId } from "../trace/digest.ts";
 import { readSession } from "../trace/store.ts";
 import { blockCapFrom, blocksBefore, decide, BLOCK_REASON, DEFAULT_MAX_ATTEMPTS, type Decision, type VerdictState } from "./decide.ts";
-import { gateStateOf, type GateState } from "./outcome.ts";
-
-/** The record types the gate state is derived from; tool calls are never parsed on Stop. */
-const GATE_RECORD_TYPES = ["session_start", "message", "oracle_verdict"] as const;
+import { GATE_RECORD_TYPES, gateStateOf, type GateState } from "./outcome.ts";
 
 /** Task id when neither TRACEGATE_TASK_ID nor the config's `task_id` names one. */
 export const DEFAULT_TASK_ID = "default";
@@ -139,8 +136,8 @@ export function createStopGate(observe: HookHandler): HookHandler {
         const { diffAgainstBase } = await import("../git/diff.ts");
         const { findRepo } = await import("../git/repo.ts");
         const diff = await diffAgainstBase({ cwd, base: state.base_commit, maxBytes: ctx.config.caps.diff_bytes });
-        const { sha256Hex } = await import("../oracle/verdict.ts");
-        const diffSha = sha256Hex(diff.patch);
+        // The diff engine hashed the full patch as it wrote it; when it is not cut that is exactly what is sent.
+        const diffSha = diff.sha256;
         Object.assign(extra, { diff_sha256: diffSha, diff_bytes: diff.bytes, diff_files: diff.files });
         if (diff.cut) return { state: "error", signed: null, problem: `the diff (${diff.bytes} bytes) is over caps.diff_bytes; not sent` };
 
@@ -197,7 +194,7 @@ export function createStopGate(observe: HookHandler): HookHandler {
     const blocked = d.action === "block";
     const claimedVerdict = claimed(answer.signed);
     const record: OracleVerdictRecord = {
-      id: randomUUID(),
+      id: newId(),
       type: "oracle_verdict",
       session_id: sessionId,
       harness: ctx.harness,

@@ -4,17 +4,12 @@
  * calls the harness adapter, and returns records; only the Stop gate can
  * return a decision.
  */
-import { outcomeOf } from "../gate/outcome.ts";
+import { GATE_RECORD_TYPES, outcomeOf } from "../gate/outcome.ts";
 import { claudeRecords, sessionIdOf, type Facts } from "../harness/claude.ts";
 import type { HookName } from "../hook/caps.ts";
 import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
 import { newId } from "../trace/digest.ts";
 import { readSession, UNATTRIBUTED } from "../trace/store.ts";
-
-export const SUPPORTED_HARNESSES = ["claude"] as const;
-
-/** The record types the outcome is derived from; the rest of a session file is not parsed. */
-const OUTCOME_TYPES = ["session_start", "message", "oracle_verdict"] as const;
 
 async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string): Promise<Facts> {
   const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId };
@@ -25,7 +20,7 @@ async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string):
     facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
   }
   if (hook === "session-end") {
-    facts.outcome = outcomeOf(readSession(ctx.home, sessionId, OUTCOME_TYPES).records);
+    facts.outcome = outcomeOf(readSession(ctx.home, sessionId, GATE_RECORD_TYPES).records);
   }
   return facts;
 }

@@ -18,7 +18,8 @@
  * verifyVerdict(signed, publicKey.export({ type: "spki", format: "pem" }) as string, req); // { verified: true }
  * ```
  */
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { sha256Hex } from "../trace/digest.ts";
 import { canonicalBytes } from "./jcs.ts";
 
 export type VerdictValue = "PASS" | "FAIL";
@@ -87,13 +88,11 @@ function publicKeyOf(key: KeyInput): KeyObject {
  */
 export function keyIdOf(key: KeyInput): string {
   const der = publicKeyOf(key).export({ type: "spki", format: "der" });
-  return createHash("sha256").update(der).digest("hex").slice(0, 16);
+  return sha256Hex(der).slice(0, 16);
 }
 
 /** sha256 hex of a string's UTF-8 bytes: how `diff_sha256` is computed on both sides. */
-export function sha256Hex(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+export { sha256Hex };
 
 /**
  * Sign a verdict. `key_id` is derived from the key; `issued_at` defaults to now.
