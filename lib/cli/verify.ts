@@ -84,14 +84,10 @@ export async function verifyCommand(argv: string[]): Promise<number> {
       findings.push({ file, line: 0, problem: `unreadable (${(e as NodeJS.ErrnoException).code ?? "error"})` });
       continue;
     }
-    const { records, problems } = parseSessionText(file, text);
+    const { records, lines, problems } = parseSessionText(file, text);
     for (const p of problems) findings.push({ file, line: p.line, problem: `corrupt line: ${p.error}` });
-    // Line numbers of parsed records: count non-corrupt lines in order.
-    const bad = new Set(problems.map((p) => p.line));
-    let line = 0;
-    for (const r of records) {
-      line++;
-      while (bad.has(line)) line++;
+    for (const [i, r] of records.entries()) {
+      const line = lines[i]!;
       count++;
       for (const p of schemaProblems(r)) findings.push({ file, line, problem: p });
       const v = verdictProblem(r, publicKey);

@@ -18,7 +18,6 @@
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
-import type { Redactor } from "../redact/index.ts";
 import { newId } from "../trace/digest.ts";
 import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
@@ -69,7 +68,9 @@ function parseArgs(argv: readonly string[]): { harness: string; rest: string[] }
   return { harness, rest };
 }
 
-function writeRecords(home: string, hook: string, records: readonly TraceRecord[], redactor: Redactor, config: Config): void {
+/** Sanitise (redact, cap) and append; a failure is logged, never raised. */
+function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
+  const redactor = configuredRedactor(config, home);
   const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
   const clean: TraceRecord[] = [];
   for (const r of records) {
@@ -132,7 +133,7 @@ export async function runHook(
       logError(home, hook, "parse", e);
       if (input.bytes > 0) {
         const config = await loadConfig(env, null);
-        writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], configuredRedactor(config, home), config);
+        writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], config);
       }
       exit0();
     }
@@ -147,7 +148,6 @@ export async function runHook(
       hook,
       harness,
       payload,
-      input: { bytes: input.bytes, cut: input.cut, sha256: input.sha256 },
       home,
       config,
       env,
@@ -157,7 +157,7 @@ export async function runHook(
     };
     const handler = await resolve(hook, rest);
     const result = await handler(ctx);
-    writeRecords(home, hook, result.records, configuredRedactor(config, home), config);
+    writeRecords(home, hook, result.records, config);
     if (result.decision && hook === "stop") emitDecision(result.decision);
   } catch (e) {
     logError(home, hook, "handler", e);

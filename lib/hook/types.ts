@@ -9,8 +9,6 @@ export interface HookContext {
   readonly harness: string;
   /** The parsed stdin payload; never trusted to have any particular shape. */
   readonly payload: unknown;
-  /** Bytes read from stdin, and whether the rest past the stdin cap was discarded. */
-  readonly input: { readonly bytes: number; readonly cut: boolean; readonly sha256: string };
   /** The data dir (TRACEGATE_HOME resolved). */
   readonly home: string;
   /** Loaded config; `config.errors` lists problems (the hook then collects without gating). */

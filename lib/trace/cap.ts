@@ -7,7 +7,7 @@
  * the rest survives.
  */
 import { sha256Hex } from "./digest.ts";
-import type { CutString } from "./record.ts";
+import { HEADER_FIELDS, type CutString } from "./record.ts";
 
 export const DEFAULT_FIELD_BYTES = 256 * 1024;
 export const DEFAULT_RECORD_BYTES = 2 * 1024 * 1024;
@@ -57,8 +57,6 @@ export function capFields(v: unknown, maxBytes: number): unknown {
   return v;
 }
 
-const PROTECTED = new Set(["id", "type", "session_id", "harness", "ts", "event"]);
-
 interface Slot {
   readonly parent: Record<string, unknown> | unknown[];
   readonly key: string | number;
@@ -80,7 +78,7 @@ export function capRecord<T extends Record<string, unknown>>(record: T, maxBytes
   const out: Record<string, unknown> = { ...record };
   const slots: Slot[] = [];
   for (const [k, v] of Object.entries(out)) {
-    if (PROTECTED.has(k)) continue;
+    if (HEADER_FIELDS.has(k)) continue;
     if (v && typeof v === "object") {
       const copy: Record<string, unknown> | unknown[] = Array.isArray(v) ? [...v] : { ...(v as object) };
       out[k] = copy;

@@ -100,16 +100,5 @@ export type TraceRecord =
 
 export type RecordType = TraceRecord["type"];
 
-export const RECORD_TYPES: readonly RecordType[] = [
-  "session_start",
-  "message",
-  "tool_call",
-  "oracle_verdict",
-  "session_end",
-  "pre_tool_use",
-  "notification",
-  "pre_compact",
-  "subagent_stop",
-  "event",
-  "payload_cut",
-];
+/** Fields tracegate writes itself: identifiers, never redacted, cut or shrunk. */
+export const HEADER_FIELDS: ReadonlySet<string> = new Set(["id", "type", "session_id", "harness", "ts", "event"]);

@@ -8,7 +8,7 @@
 import type { Redactor } from "../redact/index.ts";
 import { capFields, capRecord, DEFAULT_FIELD_BYTES, DEFAULT_RECORD_BYTES } from "./cap.ts";
 import { boundDepth } from "./depth.ts";
-import type { TraceRecord } from "./record.ts";
+import { HEADER_FIELDS, type TraceRecord } from "./record.ts";
 
 export interface Caps {
   readonly fieldBytes: number;
@@ -16,9 +16,6 @@ export interface Caps {
 }
 
 export const DEFAULT_CAPS: Caps = { fieldBytes: DEFAULT_FIELD_BYTES, recordBytes: DEFAULT_RECORD_BYTES };
-
-/** Fields tracegate writes itself; they are identifiers, never redacted or cut. */
-const HEADER = ["id", "type", "session_id", "harness", "ts", "event"] as const;
 
 /**
  * A record ready for disk.
@@ -32,7 +29,7 @@ export function sanitize(record: TraceRecord, redactor: Redactor, caps: Caps = D
   const header: Record<string, unknown> = {};
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
-    if ((HEADER as readonly string[]).includes(k)) header[k] = v;
+    if (HEADER_FIELDS.has(k)) header[k] = v;
     else Object.defineProperty(body, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   const redacted = redactor.value(boundDepth(body)) as Record<string, unknown>;

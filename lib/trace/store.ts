@@ -85,6 +85,8 @@ export interface LineProblem {
 
 export interface SessionRead {
   readonly records: TraceRecord[];
+  /** The 1-based line of each record in `records`, for reports. */
+  readonly lines: number[];
   readonly problems: LineProblem[];
 }
 
@@ -97,6 +99,7 @@ export interface SessionRead {
  */
 export function parseSessionText(file: string, text: string, types?: readonly string[]): SessionRead {
   const records: TraceRecord[] = [];
+  const recordLines: number[] = [];
   const problems: LineProblem[] = [];
   const lines = text.split("\n");
   const needles = types?.map((t) => `"type":${JSON.stringify(t)}`);
@@ -108,17 +111,18 @@ export function parseSessionText(file: string, text: string, types?: readonly st
       if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not a JSON object");
       if (types && !types.includes(v.type)) return;
       records.push(v as TraceRecord);
+      recordLines.push(i + 1);
     } catch (e) {
       problems.push({ file, line: i + 1, error: e instanceof Error ? e.message.slice(0, 200) : "unreadable" });
     }
   });
-  return { records, problems };
+  return { records, lines: recordLines, problems };
 }
 
 /** Read a session's records (optionally only some types); a missing file is an empty session. */
 export function readSession(home: string, sessionId: string, types?: readonly string[]): SessionRead {
   const path = sessionPath(home, sessionId);
-  if (!existsSync(path)) return { records: [], problems: [] };
+  if (!existsSync(path)) return { records: [], lines: [], problems: [] };
   return parseSessionText(path, readFileSync(path, "utf8"), types);
 }
 

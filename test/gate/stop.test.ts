@@ -85,7 +85,6 @@ async function session(configure: { url?: string; pub?: string; on_error?: "allo
     hook,
     harness: "claude",
     payload,
-    input: { bytes: 0, cut: false, sha256: "" },
     home,
     config: s.config,
     env: s.env,
