@@ -4,7 +4,7 @@
  * signature checked again with the configured public key, so a record edited
  * on disk after the fact is caught.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.ts";
@@ -14,8 +14,9 @@ import type { Validate } from "../generated/validators.js";
 import { readPublicKeyPem } from "../oracle/keys.ts";
 import { verifyVerdict } from "../oracle/verdict.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { listSessionFiles, parseSessionText, sessionPath } from "../trace/store.ts";
+import { listSessionFiles, parseSessionText } from "../trace/store.ts";
 import { fail, out } from "./print.ts";
+import { resolveSession } from "./resolve.ts";
 
 export interface Finding {
   readonly file: string;
@@ -61,9 +62,9 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   const id = parsed.positionals[0];
   let files: string[];
   if (id) {
-    const path = sessionPath(home, id);
-    if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
-    files = [path];
+    const found = resolveSession(home, id);
+    if ("error" in found) return fail(found.error);
+    files = [found.path];
   } else {
     files = listSessionFiles(home).map((f) => f.path);
   }
