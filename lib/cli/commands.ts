@@ -118,7 +118,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       scope: { type: "string", arg: "user|project|local", help: "which settings file (default user)" },
       all: { type: "boolean", help: "every scope" },
       "dry-run": { type: "boolean", help: "print the change as a diff, write nothing" },
-      purge: { type: "boolean", help: "also delete the data dir (every recorded session) and the config file" },
+      purge: { type: "boolean", help: "every scope, then delete the data dir too (every recorded session)" },
     },
     load: async () => (await import("../install/cli.ts")).uninstallCommand,
   },
