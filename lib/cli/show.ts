@@ -60,7 +60,11 @@ function failure(a: Record<string, unknown>): string {
   const e = str(a.error);
   const o = a.output as Record<string, unknown> | null;
   const code = o && typeof o === "object" ? (o.exit_code ?? o.exitCode ?? o.code) : undefined;
-  const parts = [typeof code === "number" ? `exit ${code}` : null, e ? clip(e, 100) : null].filter(Boolean);
+  // Claude Code reports a failed Bash call as "Exit code N\n<stderr>".
+  const m = e ? /^exit code (\d+)\s*/i.exec(e) : null;
+  const exit = typeof code === "number" ? code : m ? Number(m[1]) : null;
+  const rest = e && m ? e.slice(m[0].length) : e;
+  const parts = [exit !== null ? `exit ${exit}` : null, rest ? clip(rest, 100) : null].filter(Boolean);
   return parts.length ? parts.join(": ") : "failed";
 }
 
