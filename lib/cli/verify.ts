@@ -17,6 +17,7 @@ import type { TraceRecord } from "../trace/record.ts";
 import { listSessionFiles, parseSessionText } from "../trace/store.ts";
 import { fail, out } from "./print.ts";
 import { resolveSession } from "./resolve.ts";
+import { plural } from "./style.ts";
 
 export interface Finding {
   readonly file: string;
@@ -99,7 +100,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     out(`${JSON.stringify({ files: files.length, records: count, problems: findings })}\n`);
   } else {
     for (const f of findings) out(`${basename(f.file)}:${f.line}: ${f.problem}\n`);
-    out(`${count} records in ${files.length} sessions: ${findings.length ? `${findings.length} problems` : "all valid"}\n`);
+    out(`${plural(count, "record")} in ${plural(files.length, "session")}: ${findings.length ? plural(findings.length, "problem") : "all valid"}\n`);
   }
   return findings.length ? 1 : 0;
 }

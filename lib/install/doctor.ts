@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
 import { fail, out } from "../cli/print.ts";
+import { plural } from "../cli/style.ts";
 import { HOOKS, type HookName } from "../hook/caps.ts";
 import { isPortableBin, OBSERVE_FLAG } from "./entries.ts";
 import { readSettingsFile, SCOPES, type Scope, settingsPath } from "./files.ts";
@@ -326,7 +327,7 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
     }
   }
   if (gating && r.oracle.status === "not_configured") notes.push("Stop is registered as the gate but no oracle is configured: it only records");
-  if (r.errors_log.last.length) notes.push(`${r.errors_log.last.length} recent line(s) in ${r.errors_log.path}`);
+  if (r.errors_log.last.length) notes.push(`${plural(r.errors_log.last.length, "recent line")} in ${r.errors_log.path}`);
   const installed = r.settings.some((s) => s.entries.length > 0) || r.plugin.enabled.length > 0;
   const status = !installed ? "not_installed" : problems.length ? "problems" : "healthy";
   return { status, problems, notes };
@@ -387,7 +388,7 @@ function human(r: DoctorReport): string {
     r.status === "healthy"
       ? "status: healthy"
       : r.status === "problems"
-        ? `status: ${r.problems.length} problem(s) found`
+        ? `status: ${plural(r.problems.length, "problem")} found`
         : "status: not installed (run: tracegate install)",
   );
   return `${L.join("\n")}\n`;

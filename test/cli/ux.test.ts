@@ -93,7 +93,7 @@ test("session ids: a unique prefix, `last`, an ambiguous prefix lists the candid
   expect(amb.stderr).toContain("  abc456-second");
   expect(amb.stdout.length).toBe(0);
   const v = await run(["verify", "abc4"], { env: env() });
-  expect(text(v.stdout)).toContain("1 records in 1 sessions");
+  expect(text(v.stdout)).toContain("1 record in 1 session: all valid");
   const none = await run(["show", "nope"], { env: env() });
   expect(none.code).toBe(1);
   expect(none.stderr).toContain('no session "nope"');
