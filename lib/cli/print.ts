@@ -50,3 +50,8 @@ export function fail(message: string, code = 1): number {
 export function escapeControl(text: string): string {
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
+
+/** Width of the terminal on stdout, for tables; 120 when it is not a terminal. */
+export function outputColumns(): number {
+  return process.stdout.columns || 120;
+}

@@ -11,7 +11,7 @@ import { outcomeOf } from "../gate/outcome.ts";
 import { listSessionFiles, parseSessionText } from "../trace/store.ts";
 import { parseOptions } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
-import { escapeControl, fail, out } from "./print.ts";
+import { escapeControl, fail, out, outputColumns } from "./print.ts";
 import { clip, colorEnabled, isTerminal, paint, parseAge, plural, relativeTime } from "./style.ts";
 
 export interface SessionSummary {
@@ -123,7 +123,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     out(filtered ? `no sessions match (${plural(all.length, "session")} in ${home})\n` : `no sessions in ${home}\n`);
     return 0;
   }
-  out(renderTable(shown, { tty, color: colorEnabled(1), width: process.stdout.columns || 120 }));
+  out(renderTable(shown, { tty, color: colorEnabled(1), width: outputColumns() }));
   if (selected.length > shown.length) {
     out(`${plural(selected.length - shown.length, "more session")} not shown (--limit ${selected.length} shows all)\n`);
   }

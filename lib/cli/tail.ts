@@ -54,7 +54,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
   const tty = isTerminal(1);
   const p = paint(colorEnabled(1));
   const cursors = new Map<string, Cursor>();
-  const print = (file: string, line: string) => {
+  const emit = (file: string, line: string) => {
     if (values.json) return out(`${line}\n`);
     let r: TraceRecord;
     try {
@@ -71,7 +71,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
   for (const f of files()) {
     const { text, end } = readFrom(f, 0);
     cursors.set(f, { offset: end, rest: "" });
-    if (only) for (const line of text.split("\n").filter(Boolean).slice(-BACKLOG)) print(f, line);
+    if (only) for (const line of text.split("\n").filter(Boolean).slice(-BACKLOG)) emit(f, line);
   }
   if (!only) err(`tracegate: following ${home}/sessions (Ctrl-C to stop)\n`);
   let stopped = false;
@@ -94,7 +94,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
       c.offset = chunk.end;
       const lines = (c.rest + chunk.text).split("\n");
       c.rest = lines.pop() ?? "";
-      for (const line of lines) if (line) print(f, line);
+      for (const line of lines) if (line) emit(f, line);
     }
     await Bun.sleep(POLL_MS);
   }
