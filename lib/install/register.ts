@@ -77,7 +77,7 @@ function resolveBinary(flag: string | undefined, cwd: string): string {
     accessSync(bin, constants.X_OK);
     if (!statSync(bin).isFile()) throw new Error();
   } catch {
-    throw new SettingsError(`${bin} is not an executable file`);
+    throw new SettingsError(`${bin} is not an executable file; pass --bin PATH to the tracegate binary`);
   }
   return bin;
 }

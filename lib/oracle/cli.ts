@@ -67,7 +67,8 @@ async function keygen(argv: string[]): Promise<number> {
     out(`wrote ${keyPath} (private, 0600) and ${pubPath}\nkey_id ${keyIdOf(publicKey)}\n`);
     return 0;
   } catch (e) {
-    return fail(`keygen: ${(e as Error).message}`, 1);
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(`cannot write the key pair into ${dir} (${code ?? (e as Error).message}); pass an --out DIR you can write to`, 1);
   }
 }
 
@@ -156,7 +157,15 @@ async function serve(argv: string[]): Promise<number> {
       verbose: values.verbose === true,
     });
   } catch (e) {
-    return fail(`oracle serve: ${(e as Error).message}`, 1);
+    const code = (e as NodeJS.ErrnoException).code;
+    const host = (values.host as string | undefined) ?? "127.0.0.1";
+    if (code === "EADDRINUSE" || /in use|EADDRINUSE/i.test((e as Error).message)) {
+      return fail(`port ${values.port ?? 8700} on ${host} is already in use; stop what listens there or pass another --port (0 picks a free one)`, 1);
+    }
+    if (code === "EADDRNOTAVAIL" || code === "EACCES") {
+      return fail(`cannot listen on ${host}:${values.port ?? 8700} (${code}); pass a --host this machine has, or a --port above 1023`, 1);
+    }
+    return fail(`oracle serve could not start: ${(e as Error).message}`, 1);
   }
   // One stdout line, so scripts (and tests) can read the bound port.
   out(`tracegate oracle listening on ${server.url} key_id ${server.keyId}\n`);
