@@ -68,6 +68,28 @@ function failure(a: Record<string, unknown>): string {
   return parts.length ? parts.join(": ") : "failed";
 }
 
+/**
+ * Why the gate let the agent stop, in words: the gate's own reason, with the
+ * oracle error it stands for made specific.
+ *
+ * @example
+ * ```ts
+ * whyAllowed("oracle error, on_error allow", "oracle unreachable: connection refused"); // "oracle unreachable (on_error allow)"
+ * whyAllowed("max attempts reached", null); // "attempts used up"
+ * ```
+ */
+export function whyAllowed(reason: string | null, problem: string | null): string {
+  if (reason === null) return "";
+  if (reason === "max attempts reached") return "attempts used up";
+  const policy = / on_error allow$/.test(reason) ? " (on_error allow)" : "";
+  if (/^oracle error/.test(reason)) {
+    if (problem && /unreachable|deadline reached|timed out|ECONNREFUSED/i.test(problem)) return `oracle unreachable${policy}`;
+    return `oracle error${policy}`;
+  }
+  if (/did not verify/.test(reason)) return `verdict did not verify${policy}`;
+  return reason;
+}
+
 /** The verdict line: what the oracle said and what the gate did with it. */
 function verdictLine(a: Record<string, unknown>, p: Paint): string {
   const verdict = word(a.verdict);
@@ -79,7 +101,7 @@ function verdictLine(a: Record<string, unknown>, p: Paint): string {
     decision = `stop ${p.red("blocked")}${verdict === "PENDING" ? ": waiting for the oracle" : ""}`;
     if (a.outcome === "cap") decision += " (harness block cap reached; the turn ends)";
   } else if (a.decision === "allow") {
-    const why = str(a.allow_reason) ?? "";
+    const why = whyAllowed(str(a.allow_reason), str(a.problem));
     decision = `stop ${p.green("allowed")}${why ? `: ${why}` : ""}`;
   }
   const problem = str(a.problem);

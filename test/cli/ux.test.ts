@@ -47,6 +47,7 @@ beforeAll(async () => {
   await hook("notification", { session_id: "abc123-first", hook_event_name: "Notification", message: "Claude needs your permission" });
   verdict("abc123-first", { decision: "block", blocks_in_row: 1 });
   verdict("abc123-first", { verdict: "ERROR", verified: false, decision: "allow", allow_reason: "oracle error, on_error allow", problem: "oracle unreachable: connection refused", attempt: 2 });
+  verdict("abc123-first", { verdict: "FAIL", decision: "allow", allow_reason: "max attempts reached", outcome: "no_flip", attempt: 3 });
   await hook("session-end", { session_id: "abc123-first", hook_event_name: "SessionEnd", reason: "exit" });
   await hook("user-prompt-submit", { session_id: "abc456-second", prompt: "second \x1b[31mred\x1b[0m", hook_event_name: "UserPromptSubmit" });
   await hook("user-prompt-submit", { session_id: "zz-newest", prompt: "the newest", hook_event_name: "UserPromptSubmit" });
@@ -60,7 +61,7 @@ test("show: one readable line per record, tool + short input, failure, verdict a
   const r = await run(["show", "abc123-first"], { env: env() });
   expect(r.code).toBe(0);
   const lines = text(r.stdout).trim().split("\n");
-  expect(lines).toHaveLength(9);
+  expect(lines).toHaveLength(10);
   for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT/); // piped: the stored ISO time
   const body = lines.map((l) => l.replace(/^\S+\s+/, ""));
   expect(body[0]).toMatch(new RegExp(`^start +${repo}  base [0-9a-f]{12}  \\(startup\\)$`));
@@ -70,12 +71,13 @@ test("show: one readable line per record, tool + short input, failure, verdict a
   expect(body[4]).toBe("tool        Bash  npm test  FAILED exit 2: boom");
   expect(body[5]).toBe("event       Notification  Claude needs your permission");
   expect(body[6]).toBe("verdict     FAIL  attempt 1  stop blocked");
-  expect(body[7]).toBe("verdict     ERROR  attempt 2  stop allowed: oracle error, on_error allow  (oracle unreachable: connection refused)");
-  expect(body[8]).toMatch(/^end +exit  outcome no_flip$/);
+  expect(body[7]).toBe("verdict     ERROR  attempt 2  stop allowed: oracle unreachable (on_error allow)  (oracle unreachable: connection refused)");
+  expect(body[8]).toBe("verdict     FAIL  attempt 3  stop allowed: attempts used up");
+  expect(body[9]).toMatch(/^end +exit  outcome no_flip$/);
   expect(r.stdout.includes(0x1b)).toBe(false);
   const j = await run(["show", "abc123", "--json"], { env: env() });
   const recs = text(j.stdout).trim().split("\n").map((l) => JSON.parse(l));
-  expect(recs.map((x) => x.type)).toEqual(["session_start", "message", "pre_tool_use", "tool_call", "tool_call", "notification", "oracle_verdict", "oracle_verdict", "session_end"]);
+  expect(recs.map((x) => x.type)).toEqual(["session_start", "message", "pre_tool_use", "tool_call", "tool_call", "notification", "oracle_verdict", "oracle_verdict", "oracle_verdict", "session_end"]);
   expect(recs[3].output).toEqual({ stdout: "hi\n", stderr: "", interrupted: false, isImage: false });
 });
 
@@ -111,7 +113,7 @@ test("sessions: first prompt column, filters, --limit, plurals", async () => {
   expect(r.code).toBe(0);
   const out = text(r.stdout);
   expect(out.split("\n")[0]).toMatch(/^SESSION +STARTED +HARNESS +RECORDS +TOOLS +OUTCOME +PROMPT$/);
-  expect(out).toMatch(/abc123-first .* claude +9 +2 +no_flip +fix the failing test please/);
+  expect(out).toMatch(/abc123-first .* claude +10 +2 +no_flip +fix the failing test please/);
   expect(out).not.toContain("\x1b");
   const lim = await run(["sessions", "--limit", "1"], { env: env() });
   expect(text(lim.stdout).trim().split("\n")).toHaveLength(3);
