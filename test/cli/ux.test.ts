@@ -202,6 +202,22 @@ test("tail follows appends to existing sessions and new sessions", async () => {
   expect(out).not.toContain("fix the failing test"); // starts at the end of what existed
 });
 
+test("tail SESSION prints that session's last records, then follows only it", async () => {
+  const child = spawn(BINARY, ["tail", "abc4"], { env: { PATH: process.env.PATH!, ...env() }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (b) => (out += b));
+  for (let i = 0; i < 200 && !out.includes("second"); i++) await Bun.sleep(50);
+  await hook("user-prompt-submit", { session_id: "zz-newest", prompt: "not this one" });
+  await hook("user-prompt-submit", { session_id: "abc456-second", prompt: "this one" });
+  for (let i = 0; i < 200 && !out.includes("this one"); i++) await Bun.sleep(50);
+  child.kill("SIGINT");
+  const code = await new Promise((r) => child.on("close", r));
+  expect(code).toBe(0);
+  expect(out).toMatch(/^\S+  prompt +second \\x1b\[31mred/m);
+  expect(out).toMatch(/prompt +this one/);
+  expect(out).not.toContain("not this one");
+});
+
 test("prune --older-than: dry run lists, real run deletes; sync configured keeps everything", async () => {
   const dir = tempDir();
   const e = { TRACEGATE_HOME: dir, TRACEGATE_CONFIG: join(dir, "config.jsonc") };
