@@ -31,6 +31,22 @@ function at(obj: unknown, key: string): unknown {
   return v;
 }
 
+/** Keys whose values are secrets: `config` says they are set, never what they are. */
+const SECRET_KEY = /(token|secret|password|passphrase|credential|private_key|access_key|api_key)[^.]*$/;
+
+/**
+ * A value as `config` shows it: secrets (an `oracle.token`, say) masked.
+ *
+ * @example
+ * ```ts
+ * shownValue("oracle.token", "s3cr3t"); // "(set, hidden)"
+ * shownValue("gate.max_attempts", 3);   // 3
+ * ```
+ */
+export function shownValue(key: string, value: unknown): unknown {
+  return SECRET_KEY.test(key) && value !== null && value !== undefined ? "(set, hidden)" : value;
+}
+
 /** Defaults the loader applies that are not in DEFAULTS' shape. */
 const EXTRA_DEFAULTS: Record<string, unknown> = {
   "oracle.timeout_s": DEFAULT_ORACLE_TIMEOUT_S,
@@ -51,7 +67,7 @@ export function configRows(
   return configKeys().map((key) => {
     if (key === "task_id" && env.TRACEGATE_TASK_ID?.trim()) return { key, value: env.TRACEGATE_TASK_ID.trim(), source: "env TRACEGATE_TASK_ID" };
     const mine = at(user, key);
-    if (mine !== undefined) return { key, value: mine, source: file };
+    if (mine !== undefined) return { key, value: shownValue(key, mine), source: file };
     if (key === "redact.extra" && repo && repo.extra.length) return { key, value: repo.extra, source: repo.path };
     const def = key in EXTRA_DEFAULTS ? EXTRA_DEFAULTS[key] : at(DEFAULTS, key);
     return { key, value: def === undefined ? null : def, source: def === undefined ? "not set" : "default" };

@@ -284,3 +284,12 @@ test("config: effective values with their sources; config path; an invalid key n
 test("the store is untouched by reading commands", () => {
   expect(existsSync(join(home, "sessions", "abc123-first.jsonl"))).toBe(true);
 });
+
+test("config never prints a secret's value", async () => {
+  const { shownValue, configRows } = await import("../../lib/cli/config.ts");
+  expect(shownValue("oracle.token", "s3cr3t-value")).toBe("(set, hidden)");
+  expect(shownValue("sync.secret_key", "x")).toBe("(set, hidden)");
+  expect(shownValue("oracle.public_key", "PEM")).toBe("PEM");
+  expect(shownValue("gate.max_attempts", 3)).toBe(3);
+  expect(JSON.stringify(configRows({ oracle: { url: "http://x", public_key: "k", token: "s3cr3t-value" } }, "f", {}, null))).not.toContain("s3cr3t-value");
+});
