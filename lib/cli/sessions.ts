@@ -8,7 +8,8 @@ import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import { outcomeOf } from "../gate/outcome.ts";
-import { listSessionFiles, parseSessionText } from "../trace/store.ts";
+import type { TraceRecord } from "../trace/record.ts";
+import { listSessionFiles } from "../trace/store.ts";
 import { parseOptions } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
 import { escapeControl, fail, out, outputColumns } from "./print.ts";
@@ -35,24 +36,89 @@ function text(v: unknown): string | null {
   return null;
 }
 
-/** Summarise one session file's text. */
+/**
+ * A record line's type without parsing the line when that is unambiguous:
+ * the first `"type":"` of a line whose only `{` before it is the record's own
+ * is the record's type (records put `type` before any nested value). Anything
+ * else is parsed. Null for a line that is not a JSON object.
+ */
+export function lineType(line: string): string | null {
+  const i = line.indexOf('"type":"');
+  if (i > 0 && line.charCodeAt(0) === 123 && line.lastIndexOf("{", i) === 0 && line.lastIndexOf("[", i) === -1 && line.endsWith("}")) {
+    const end = line.indexOf('"', i + 8);
+    const t = line.slice(i + 8, end);
+    if (/^[a-z_]+$/.test(t)) return t;
+  }
+  try {
+    const v = JSON.parse(line);
+    return v && typeof v === "object" && !Array.isArray(v) ? String(v.type) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Record types a summary reads in full; tool calls (the bulk of a store) are only counted. */
+const SUMMARY_TYPES = new Set(["session_start", "message", "oracle_verdict", "session_end"]);
+
+/**
+ * Summarise one session file's text. Only the records a summary needs are
+ * parsed (start, prompts, verdicts, end, and the first and last line), so
+ * listing a large store does not parse megabytes of tool output.
+ */
 export function summarize(file: string, body: string): SessionSummary {
-  const { records, problems } = parseSessionText(file, body);
-  const start = records.find((r) => r.type === "session_start") as { cwd?: unknown } | undefined;
-  const prompt = records.find((r) => r.type === "message" && (r as { role?: string }).role === "user") as { text?: unknown } | undefined;
+  const lines = body.split("\n");
+  let records = 0;
+  let tools = 0;
+  let corrupt = 0;
+  let first: TraceRecord | null = null;
+  let lastLine: string | null = null;
+  let start: { cwd?: unknown } | null = null;
+  let prompt: { text?: unknown } | null = null;
+  let ended = false;
+  const verdicts: unknown[] = [];
+  const parse = (line: string): Record<string, unknown> | null => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      return null;
+    }
+  };
+  for (const line of lines) {
+    if (line === "") continue;
+    const t = lineType(line);
+    if (t === null) {
+      corrupt++;
+      continue;
+    }
+    records++;
+    lastLine = line;
+    if (t === "tool_call") tools++;
+    if (first === null) first = parse(line) as unknown as TraceRecord;
+    if (!SUMMARY_TYPES.has(t) || (t === "message" && prompt) || (t === "session_start" && start)) {
+      if (t === "session_end") ended = true;
+      continue;
+    }
+    const r = parse(line);
+    if (!r) continue;
+    if (t === "session_start") start = r;
+    else if (t === "message" && r.role === "user") prompt = r;
+    else if (t === "oracle_verdict") verdicts.push(r);
+    else if (t === "session_end") ended = true;
+  }
+  const last = lastLine === null ? null : (parse(lastLine) as { ts?: string } | null);
   return {
-    session_id: records[0]?.session_id ?? basename(file, ".jsonl"),
+    session_id: first?.session_id ?? basename(file, ".jsonl"),
     file,
-    harness: records[0]?.harness ?? null,
-    records: records.length,
-    first_ts: records[0]?.ts ?? null,
-    last_ts: records.at(-1)?.ts ?? null,
+    harness: first?.harness ?? null,
+    records,
+    first_ts: first?.ts ?? null,
+    last_ts: last?.ts ?? null,
     cwd: text(start?.cwd),
     first_prompt: text(prompt?.text),
-    tool_calls: records.filter((r) => r.type === "tool_call").length,
-    ended: records.some((r) => r.type === "session_end"),
-    outcome: outcomeOf(records),
-    corrupt_lines: problems.length,
+    tool_calls: tools,
+    ended,
+    outcome: outcomeOf(verdicts),
+    corrupt_lines: corrupt,
   };
 }
 
