@@ -293,3 +293,13 @@ test("config never prints a secret's value", async () => {
   expect(shownValue("gate.max_attempts", 3)).toBe(3);
   expect(JSON.stringify(configRows({ oracle: { url: "http://x", public_key: "k", token: "s3cr3t-value" } }, "f", {}, null))).not.toContain("s3cr3t-value");
 });
+
+test("lineType reads a record's own type, not one nested in its values", async () => {
+  const { lineType } = await import("../../lib/cli/sessions.ts");
+  expect(lineType('{"id":"1","type":"tool_call","input":{"type":"message"}}')).toBe("tool_call");
+  expect(lineType('{"id":"1","input":{"type":"tool_call"},"type":"message"}')).toBe("message");
+  expect(lineType('{"id":"[x","type":"tool_call"}')).toBe("tool_call");
+  expect(lineType('{"id":"x","note":"say \\"type\\":\\"tool_call\\"","type":"message"}')).toBe("message");
+  expect(lineType("{torn")).toBeNull();
+  expect(lineType("[1,2]")).toBeNull();
+});
