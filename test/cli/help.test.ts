@@ -142,3 +142,36 @@ test("each command's own parser accepts every option the table names", async () 
 test("every hook subcommand is known to the hook table, not the user table (no name in both)", () => {
   for (const h of Object.keys(HOOKS)) expect(COMMANDS[h]).toBeUndefined();
 });
+
+/** Modules that parse their own options (not through parseOptions), and the commands they serve. */
+const OWN_PARSERS: Record<string, string[]> = {
+  "lib/install/register.ts": ["install", "uninstall"],
+  "lib/install/doctor.ts": ["doctor"],
+  "lib/oracle/cli.ts": ["oracle keygen", "oracle serve"],
+  "lib/redact/cli.ts": ["redact"],
+  "lib/git/cli.ts": ["diff"],
+  "lib/cli/verify.ts": ["verify"],
+};
+
+test("every option a command's own parser accepts is in the table, so help shows it", () => {
+  const { readFileSync, readdirSync } = require("node:fs") as typeof import("node:fs");
+  const root = join(import.meta.dir, "..", "..");
+  const specOf = (path: string) => {
+    const [a, b] = path.split(" ");
+    return b ? COMMANDS[a!]!.subcommands![b]! : COMMANDS[a!]!;
+  };
+  for (const [file, cmds] of Object.entries(OWN_PARSERS)) {
+    const src = readFileSync(join(root, file), "utf8");
+    // Option declarations as parseArgs takes them: `name: { type: "string" | "boolean" ... }`.
+    const declared = [...src.matchAll(/["']?([a-z][a-z-]*)["']?\s*:\s*\{\s*type:\s*["'](?:string|boolean)["']/g)].map((m) => m[1]!);
+    expect({ file, some: declared.length > 0 }).toEqual({ file, some: true });
+    const known = new Set(["help", ...cmds.flatMap((c) => Object.keys(specOf(c).options))]);
+    for (const o of declared) expect({ file, option: o, inTable: known.has(o) }).toEqual({ file, option: o, inTable: true });
+  }
+  // The commands in lib/cli parse with the table itself.
+  for (const f of readdirSync(join(root, "lib", "cli"))) {
+    const src = readFileSync(join(root, "lib", "cli", f), "utf8");
+    if (!src.includes("parseArgs(") || f === "args.ts" || f in { "verify.ts": 1 }) continue;
+    expect({ f, viaTable: /parseArgs\(\{[^}]*options: parseOptions\(COMMANDS/.test(src) }).toEqual({ f, viaTable: true });
+  }
+});
