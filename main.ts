@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<Command>> = {
   install: async () => (await import("./lib/install/cli.ts")).installCommand,
   uninstall: async () => (await import("./lib/install/cli.ts")).uninstallCommand,
   doctor: async () => (await import("./lib/install/cli.ts")).doctorCommand,
+  sync: async () => (await import("./lib/sync/cli.ts")).syncCommand,
   oracle: async () => (await import("./lib/oracle/cli.ts")).oracleCommand,
   "--version": async () => (await import("./lib/cli/version.ts")).versionCommand,
   version: async () => (await import("./lib/cli/version.ts")).versionCommand,

@@ -1,0 +1,29 @@
+/**
+ * From a store URL to an ObjectStore: one place that knows which class
+ * serves which scheme and where S3 settings come from.
+ */
+import { resolveS3Settings } from "./aws.ts";
+import { FileStore, S3Store, type ObjectStore } from "./objects.ts";
+import { parseStoreUrl } from "./url.ts";
+
+export interface OpenedStore {
+  readonly store: ObjectStore;
+  /** Key prefix inside the store ("" for a file store). */
+  readonly prefix: string;
+  /** The normalised URL. */
+  readonly url: string;
+}
+
+/**
+ * Open a store URL. Throws StoreUrlError or AwsConfigError with a message for the user.
+ *
+ * @example
+ * ```ts
+ * const { store, prefix } = openStore("s3://traces/acme", process.env);
+ * ```
+ */
+export function openStore(url: string, env: Readonly<Record<string, string | undefined>>): OpenedStore {
+  const u = parseStoreUrl(url);
+  if (u.kind === "file") return { store: new FileStore(u.root), prefix: "", url: u.url };
+  return { store: new S3Store(resolveS3Settings(env), u.bucket), prefix: u.prefix, url: u.url };
+}
