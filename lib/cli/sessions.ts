@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
-import { listSessionFiles, parseSessionText } from "../trace/store.ts";
+import { parseSessionText } from "../trace/store.ts";
+import { openSource } from "../source/index.ts";
 import { outcomeOf } from "../gate/outcome.ts";
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fail, out } from "./print.ts";
 
@@ -40,15 +40,20 @@ export function summarize(file: string, text: string): SessionSummary {
 /** `tracegate sessions [--json]`: the sessions in the store, newest first. */
 export async function sessionsCommand(argv: string[]): Promise<number> {
   let json = false;
+  let from: string | undefined;
   try {
-    json = !!parseArgs({ args: argv, options: { json: { type: "boolean" } } }).values.json;
+    const { values } = parseArgs({ args: argv, options: { json: { type: "boolean" }, from: { type: "string" } } });
+    json = !!values.json;
+    from = values.from;
   } catch (e) {
-    return fail(`${(e as Error).message}\nusage: tracegate sessions [--json]`, 2);
+    return fail(`${(e as Error).message}\nusage: tracegate sessions [--json] [--from URL]`, 2);
   }
-  const home = dataDir(process.env);
+  let home = dataDir(process.env);
   let summaries: SessionSummary[];
   try {
-    summaries = listSessionFiles(home).map((f) => summarize(f.path, readFileSync(f.path, "utf8")));
+    const source = await openSource(from, home, process.env);
+    home = source.label;
+    summaries = await Promise.all((await source.list()).map(async (f) => summarize(f.label, await source.read(f))));
   } catch (e) {
     return fail(`cannot read the store at ${home}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { parseSessionText, sessionPath } from "../trace/store.ts";
+import { parseSessionText } from "../trace/store.ts";
+import { openSource } from "../source/index.ts";
 import { err, fail, out } from "./print.ts";
 
 function brief(v: unknown, max = 160): string {
@@ -36,20 +36,22 @@ export function describeRecord(r: TraceRecord): string {
 export async function showCommand(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" } }, allowPositionals: true });
+    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" }, from: { type: "string" } }, allowPositionals: true });
   } catch (e) {
-    return fail(`${(e as Error).message}\nusage: tracegate show SESSION [--json]`, 2);
+    return fail(`${(e as Error).message}\nusage: tracegate show SESSION [--json] [--from URL]`, 2);
   }
   const id = parsed.positionals[0];
   if (!id || parsed.positionals.length > 1) return fail("usage: tracegate show SESSION [--json]", 2);
-  const home = dataDir(process.env);
-  const path = sessionPath(home, id);
-  if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
   let text: string;
+  let path: string;
   try {
-    text = readFileSync(path, "utf8");
+    const source = await openSource(parsed.values.from, dataDir(process.env), process.env);
+    const found = await source.find(id);
+    if (!found) return fail(`no session "${id}" in ${source.label} (run \`tracegate sessions\` to list them)`);
+    path = found.label;
+    text = await source.read(found);
   } catch (e) {
-    return fail(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return fail(`cannot read session "${id}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const { records, problems } = parseSessionText(path, text);
   for (const r of records) out(parsed.values.json ? `${JSON.stringify(r)}\n` : `${describeRecord(r)}\n`);
