@@ -234,7 +234,10 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
           summary.conflicts.push({ session: name, key: seg.key, reason: `the store holds ${start + seg.size} bytes of this session, the local file only ${end} complete bytes` });
           return;
         }
-        if (seg.etag && createHash("md5").update(readRange(fd, start, seg.size)).digest("hex") !== seg.etag) {
+        const local = readRange(fd, start, seg.size);
+        // A single PUT's ETag is the MD5 of its bytes; without one (a file store), compare the bytes.
+        const same = seg.etag ? createHash("md5").update(local).digest("hex") === seg.etag : Buffer.from(await opts.store.get(seg.key)).equals(local);
+        if (!same) {
           summary.conflicts.push({ session: name, key: seg.key, reason: "the store holds different bytes at this offset; not overwritten" });
           return;
         }

@@ -64,7 +64,7 @@ function make(info: { endpoint: string; access_key_id: string; secret_access_key
     async bucket() {
       const name = `t-${process.pid}-${Date.now().toString(36)}-${n++}`;
       const { url, headers } = signS3(settings(), "PUT", name, "", {}, {}, EMPTY_SHA256);
-      const r = await fetch(url.replace(/\/$/, ""), { method: "PUT", headers });
+      const r = await fetch(url, { method: "PUT", headers });
       const text = await r.text();
       if (!r.ok) throw new Error(`CreateBucket ${name}: HTTP ${r.status} ${text.slice(0, 200)}`);
       return name;

@@ -40,9 +40,10 @@ export function bulkSessions(home: string, n: number, records: number, recordByt
 
 /** Every object in a store, key -> bytes. */
 export async function storeObjects(store: ObjectStore, prefix = ""): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for await (const o of store.list(prefix)) out.set(o.key, Buffer.from(await store.get(o.key)));
-  return out;
+  const keys: string[] = [];
+  for await (const o of store.list(prefix)) keys.push(o.key);
+  const bodies = await Promise.all(keys.map(async (k) => Buffer.from(await store.get(k))));
+  return new Map(keys.map((k, i) => [k, bodies[i]!]));
 }
 
 /**
