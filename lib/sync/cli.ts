@@ -4,6 +4,8 @@
  * (and the SessionEnd child), so hooks never pay for it.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sessionsDir } from "../trace/store.ts";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
@@ -68,7 +70,9 @@ export async function syncCommand(argv: string[]): Promise<number> {
         session: { type: "string" },
         "dry-run": { type: "boolean" },
         json: { type: "boolean" },
-        // Internal: the SessionEnd hook's background child waits for its record first.
+        // Internal, for the SessionEnd hook's background child: a sanitised
+        // file name instead of the session id, and wait for its record first.
+        "session-file": { type: "string" },
         "after-session-end": { type: "boolean" },
       },
     }).values;
@@ -89,10 +93,9 @@ export async function syncCommand(argv: string[]): Promise<number> {
   } catch (e) {
     return fail((e as Error).message, 2);
   }
-  if (values["after-session-end"] && values.session) {
-    const { sessionPath } = await import("../trace/store.ts");
-    await awaitSessionEnd(sessionPath(home, values.session));
-  }
+  const sessionFile = values["session-file"];
+  if (sessionFile !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9._-]{0,200}\.jsonl$/.test(sessionFile)) return fail(`bad --session-file ${JSON.stringify(sessionFile)}`, 2);
+  if (values["after-session-end"] && sessionFile) await awaitSessionEnd(join(sessionsDir(home), sessionFile));
   const bar = process.stderr.isTTY && !values.json ? progressBar() : null;
   const segmentBytes = Number(env.TRACEGATE_SYNC_SEGMENT_BYTES) || undefined;
   let summary: SyncSummary;
@@ -103,6 +106,7 @@ export async function syncCommand(argv: string[]): Promise<number> {
       rootPrefix: opened.prefix,
       store: opened.store,
       session: values.session,
+      sessionFile,
       dryRun: !!values["dry-run"],
       segmentBytes,
       onProgress: bar ? (p) => bar.update(p) : undefined,

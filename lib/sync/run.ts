@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { listSessionFiles, sessionPath, sessionsDir, type SessionFile } from "../trace/store.ts";
 import { loadJournal, journalPath, saveJournal, type Journal } from "./journal.ts";
 import { datePath, parseSegmentKey, segmentKey, sessionPrefix, type ParsedKey } from "./layout.ts";
@@ -25,6 +25,8 @@ export interface SyncOptions {
   readonly store: ObjectStore;
   /** Only this session id. */
   readonly session?: string;
+  /** Only this session file name (`<name>.jsonl` in the sessions dir). */
+  readonly sessionFile?: string;
   readonly dryRun?: boolean;
   readonly segmentBytes?: number;
   readonly concurrency?: number;
@@ -172,11 +174,12 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
     summary.errors.push({ error: `cannot list the sessions in ${opts.home}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
     return summary;
   }
-  if (opts.session !== undefined) {
-    const want = sessionPath(opts.home, opts.session);
+  const single = opts.session ?? opts.sessionFile;
+  if (single !== undefined) {
+    const want = opts.session !== undefined ? sessionPath(opts.home, opts.session) : join(sessionsDir(opts.home), opts.sessionFile!);
     files = files.filter((f) => f.path === want);
     if (files.length === 0) {
-      summary.errors.push({ session: opts.session, error: `no session "${opts.session}" in ${opts.home}` });
+      summary.errors.push({ session: single, error: `no session "${single}" in ${opts.home}` });
       return summary;
     }
   }
@@ -216,7 +219,7 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
       let known: Known | undefined = journal.get(name);
       if (!known) {
         let entry = listed?.get(name);
-        if (!entry && !listed && opts.session !== undefined) {
+        if (!entry && !listed && single !== undefined) {
           // One session: list only its own prefix rather than the whole store.
           entry = (await listPrefix(derivePrefix(fd, end, opts.rootPrefix, name, repoCache))).get(name);
         }
@@ -298,7 +301,7 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
   };
 
   try {
-    if (opts.session === undefined && work.some((f) => !journal.has(nameOf(f)))) listed = await listPrefix(opts.rootPrefix);
+    if (single === undefined && work.some((f) => !journal.has(nameOf(f)))) listed = await listPrefix(opts.rootPrefix);
     await pool(work, opts.concurrency ?? 8, one, () => fatal !== null);
   } catch (e) {
     if (e instanceof StoreError) fatal = e;
