@@ -3,10 +3,20 @@
  * session's cwd (`origin`, else the first remote), else `_local/<repo dir>`,
  * else `_local/_none`. Only git's config file is read; nothing runs git.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { parseGitConfig } from "../git/config.ts";
 import { repoSlug, safeComponent } from "./layout.ts";
+
+/** A small regular file's text, or null: a hostile repo's FIFO or huge file cannot stall sync. */
+function readSmall(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() && st.size <= 1 << 20 ? readFileSync(path, "utf8") : null;
+  } catch {
+    return null;
+  }
+}
 
 function findGit(cwd: string): { root: string; gitdir: string } | null {
   let dir = cwd;
@@ -16,13 +26,14 @@ function findGit(cwd: string): { root: string; gitdir: string } | null {
       const st = statSync(dotgit);
       if (st.isDirectory()) return { root: dir, gitdir: dotgit };
       if (st.isFile()) {
-        const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, "utf8"));
+        const m = /^gitdir:\s*(.+)$/m.exec(readSmall(dotgit) ?? "");
         if (m) {
           let gitdir = m[1]!.trim();
           if (!isAbsolute(gitdir)) gitdir = resolve(dir, gitdir);
           // A worktree keeps its config in the common dir.
           const common = join(gitdir, "commondir");
-          if (existsSync(common)) gitdir = resolve(gitdir, readFileSync(common, "utf8").trim());
+          const commondir = readSmall(common);
+          if (commondir) gitdir = resolve(gitdir, commondir.trim());
           return { root: dir, gitdir };
         }
       }
@@ -49,12 +60,8 @@ export function orgRepo(cwd: string | null): { org: string; repo: string } {
   if (!cwd || !isAbsolute(cwd)) return { org: "_local", repo: "_none" };
   const git = findGit(cwd);
   if (git) {
-    let cfg: Map<string, string> | null = null;
-    try {
-      cfg = parseGitConfig(readFileSync(join(git.gitdir, "config"), "utf8"));
-    } catch {
-      cfg = null;
-    }
+    const text = readSmall(join(git.gitdir, "config"));
+    const cfg = text === null ? null : parseGitConfig(text);
     if (cfg) {
       const origin = cfg.get("remote.origin.url");
       const any = origin ?? [...cfg.entries()].find(([k]) => k.startsWith("remote.") && k.endsWith(".url"))?.[1];

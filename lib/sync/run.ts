@@ -7,7 +7,7 @@
  * checked by sha256, never write a byte twice or over another.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import { listSessionFiles, sessionPath, sessionsDir, type SessionFile } from "../trace/store.ts";
 import { loadJournal, journalPath, saveJournal, type Journal } from "./journal.ts";
@@ -73,6 +73,8 @@ interface Known {
 }
 
 const FIRST_CHUNK = 1024 * 1024;
+/** What the store's `<session>` component may be: the names `sessionFileName` produces. */
+const SESSION_FILE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,200}\.jsonl$/;
 
 function readRange(fd: number, start: number, length: number): Buffer {
   const buf = Buffer.allocUnsafe(length);
@@ -205,11 +207,21 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
 
   const one = async (f: SessionFile): Promise<void> => {
     const name = nameOf(f);
+    if (!SESSION_FILE.test(basename(f.path))) {
+      summary.errors.push({ session: name, error: `${f.path}: not a session file name; skipped` });
+      return;
+    }
     let fd: number;
     try {
-      fd = openSync(f.path, "r");
+      // No symlinks and no FIFOs: a file planted in the sessions dir cannot make sync upload or block on something else.
+      fd = openSync(f.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (e) {
       summary.errors.push({ session: name, error: `cannot read ${f.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+      return;
+    }
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      summary.errors.push({ session: name, error: `cannot read ${f.path}: not a regular file` });
       return;
     }
     try {
@@ -239,7 +251,10 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
         }
         const local = readRange(fd, start, seg.size);
         // A single PUT's ETag is the MD5 of its bytes; without one (a file store), compare the bytes.
-        const same = seg.etag ? createHash("md5").update(local).digest("hex") === seg.etag : Buffer.from(await opts.store.get(seg.key)).equals(local);
+        // An ETag that is not the MD5 (server-side encryption) falls back to the sha256 metadata.
+        const same =
+          (seg.etag !== null && createHash("md5").update(local).digest("hex") === seg.etag) ||
+          ((await opts.store.head(seg.key))?.sha256 ?? sha256Of(await opts.store.get(seg.key))) === sha256Of(local);
         if (!same) {
           summary.conflicts.push({ session: name, key: seg.key, reason: "the store holds different bytes at this offset; not overwritten" });
           return;

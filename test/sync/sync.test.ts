@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveS3Settings } from "../../lib/sync/aws.ts";
 import { FileStore, S3Store, type ObjectStore } from "../../lib/sync/objects.ts";
@@ -232,16 +232,37 @@ for (const b of backends) {
     test("a session file that cannot be read is an error; the rest sync; it is not marked done", async () => {
       const home = tmp();
       bulkSessions(home, 2, 3);
-      mkdirSync(join(home, "sessions", "broken.jsonl")); // read() fails with EISDIR
+      mkdirSync(join(home, "sessions", "broken.jsonl")); // not a file: cannot be read as one
       const s = await b.fresh();
       const r = await sync(home, s.env, "--to", s.url, "--json");
       expect(r.code).toBe(1);
       expect(r.summary.uploaded).toBe(2);
-      expect(r.summary.errors).toEqual([expect.objectContaining({ session: "broken", error: expect.stringContaining("EISDIR") })]);
+      expect(r.summary.errors).toEqual([expect.objectContaining({ session: "broken", error: expect.stringContaining("not a regular file") })]);
       rmSync(join(home, "sessions", "broken.jsonl"), { recursive: true });
       writeSession(home, "broken", [sessionStart("broken", null)]);
       const ok = await sync(home, s.env, "--to", s.url, "--json");
       expect(ok.summary).toMatchObject({ uploaded: 1, errors: [] });
+    });
+
+    test("hostile data dir: a symlinked or FIFO session file is refused, not followed; a FIFO .git/config does not stall", async () => {
+      const home = tmp();
+      bulkSessions(home, 1, 2);
+      const secret = join(tmp(), "secret.txt");
+      writeFileSync(secret, "do not upload\n");
+      symlinkSync(secret, join(home, "sessions", "link.jsonl"));
+      execFileSync("mkfifo", [join(home, "sessions", "fifo.jsonl")]);
+      const repo = join(tmp(), "evil");
+      mkdirSync(join(repo, ".git"), { recursive: true });
+      execFileSync("mkfifo", [join(repo, ".git", "config")]);
+      writeSession(home, "s-evil", [sessionStart("s-evil", repo)]);
+      const s = await b.fresh();
+      const r = await sync(home, s.env, "--to", s.url, "--json");
+      expect(r.code).toBe(1);
+      expect(r.summary.uploaded).toBe(2);
+      expect(r.summary.errors.map((e: any) => e.session).sort()).toEqual(["fifo", "link"]);
+      const objects = await storeObjects(s.store);
+      expect(Buffer.concat([...objects.values()]).toString()).not.toContain("do not upload");
+      expect([...objects.keys()].some((k) => k.includes("_local/evil/"))).toBe(true);
     });
 
     test("--from: sessions, show and verify on a fresh empty data dir answer as the local dir does", async () => {
