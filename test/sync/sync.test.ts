@@ -359,3 +359,16 @@ describe("faults", () => {
     expect((await store.head("race/key.jsonl"))?.sha256).toBe(new Bun.CryptoHasher("sha256").update(`writer-${winner}\n`).digest("hex"));
   }, 60_000);
 });
+
+test.skipIf(!Bun.which("script"))("a terminal gets a progress bar (sessions, bytes, rate) and a summary line", async () => {
+  const home = tmp();
+  bulkSessions(home, 5, 10);
+  const { url } = await fileBackend.fresh();
+  const log = join(home, "tty.log");
+  // util-linux `script` runs the command on a pseudo-terminal and copies what it shows to the log.
+  const p = Bun.spawn(["script", "-qec", `${BINARY} sync --to ${url}`, log], { env: { PATH: process.env.PATH!, ...homeEnv(home) }, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  expect(await p.exited).toBe(0);
+  const tty = readFileSync(log, "utf8");
+  expect(tty).toMatch(/\[#+\] 5\/5 sessions\s+0\.\d MB\s+[\d.]+ MB\/s/);
+  expect(tty).toContain("uploaded 5 segments");
+});
