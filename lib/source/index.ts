@@ -51,7 +51,7 @@ function localSource(home: string): StoreSource {
 async function remoteSource(url: string, env: Readonly<Record<string, string | undefined>>): Promise<StoreSource> {
   // Loaded only with --from: the local commands never pay for the store code.
   const [{ openStore }, { parseSegmentKey }] = await Promise.all([import("../sync/open.ts"), import("../sync/layout.ts")]);
-  const { store, prefix, url: normal } = openStore(url, env);
+  const { store, prefix, url: normal } = openStore(url, env, { reading: true });
   const base = normal.replace(/\/+$/, "");
   interface Remote extends SourceSession {
     readonly keys: readonly { key: string; offset: number; size: number }[];

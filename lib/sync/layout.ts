@@ -86,9 +86,12 @@ export interface ParsedKey {
  */
 export function parseSegmentKey(key: string): ParsedKey | null {
   const parts = key.split("/");
-  if (parts.length < 7) return null;
+  // A file store opened below its root (file:///store/acme/api) lists keys without org/repo.
+  if (parts.length < 5) return null;
   const m = new RegExp(`^(\\d{${OFFSET_DIGITS}})\\.jsonl$`).exec(parts.at(-1)!);
-  const [org, repo, y, mo, d, session] = parts.slice(-7, -1) as [string, string, string, string, string, string];
+  const [y, mo, d, session] = parts.slice(-5, -1) as [string, string, string, string];
   if (!m || !/^\d{4}$/.test(y) || !/^\d{2}$/.test(mo) || !/^\d{2}$/.test(d)) return null;
+  const org = parts.at(-7) ?? "";
+  const repo = parts.at(-6) ?? "";
   return { sessionPrefix: parts.slice(0, -1).join("/"), session, org, repo, date: `${y}/${mo}/${d}`, offset: Number(m[1]) };
 }

@@ -20,10 +20,16 @@ export interface OpenedStore {
  * @example
  * ```ts
  * const { store, prefix } = openStore("s3://traces/acme", process.env);
+ * // reading: a file store is listed from "/" so keys keep every layout component
  * ```
  */
-export function openStore(url: string, env: Readonly<Record<string, string | undefined>>): OpenedStore {
+export function openStore(url: string, env: Readonly<Record<string, string | undefined>>, opts: { reading?: boolean } = {}): OpenedStore {
   const u = parseStoreUrl(url);
-  if (u.kind === "file") return { store: new FileStore(u.root), prefix: "", url: u.url };
+  if (u.kind === "file") {
+    // A reader may open any directory below the store's root (file:///store/acme/api/2026/11):
+    // rooted at "/", its keys keep the org/repo/date components the layout parser reads.
+    if (opts.reading && u.root !== "/") return { store: new FileStore("/"), prefix: u.root.slice(1), url: u.url };
+    return { store: new FileStore(u.root), prefix: "", url: u.url };
+  }
   return { store: new S3Store(resolveS3Settings(env), u.bucket), prefix: u.prefix, url: u.url };
 }

@@ -94,6 +94,13 @@ for (const b of backends) {
       ]);
       expect(keys.join()).not.toContain("s3cr3t");
       expectExactlyOnce(home, await storeObjects(s.store));
+      // Readers narrow by prefix: one repository, one repository's month.
+      for (const narrow of [`${s.url}/acme/api`, `${s.url}/acme/api/2026/11`, `${s.url}/_local`]) {
+        const r = await run(["sessions", "--json", "--from", narrow], { env: homeEnv(tmp(), s.env) });
+        expect(r.code).toBe(0);
+        const ids = text(r.stdout).trim().split("\n").map((l) => JSON.parse(l).session_id).sort();
+        expect(ids).toEqual(narrow.endsWith("_local") ? ["s-none", "s-plain"] : ["s-git"]);
+      }
     });
 
     test("append-only: a rerun uploads nothing; new records become a new segment; old objects untouched; no URL is exit 2", async () => {
