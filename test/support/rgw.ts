@@ -3,8 +3,9 @@
  * (.ci/setup.d/30-ceph-rgw.sh) and writes /tmp/tracegate-rgw/s3.json; outside
  * CI, when Debian's radosgw is installed, the first test file that needs it
  * starts a private cluster in a temp dir (ephemeral ports) and stops it when
- * the test process exits. Each caller gets its own fresh bucket.
+ * the test file that started it ends. Each caller gets its own fresh bucket.
  */
+import { afterAll } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,9 +78,13 @@ let why = "";
 
 async function start(): Promise<Rgw | null> {
   if (existsSync(RGW_INFO)) {
-    const info = JSON.parse(readFileSync(RGW_INFO, "utf8"));
-    if (await reachable(info.endpoint)) return make(info);
-    why = `${RGW_INFO} names ${info.endpoint}, which does not answer`;
+    try {
+      const info = JSON.parse(readFileSync(RGW_INFO, "utf8"));
+      if (await reachable(info.endpoint)) return make(info);
+      why = `${RGW_INFO} names ${info.endpoint}, which does not answer`;
+    } catch (e) {
+      why = `${RGW_INFO} is unreadable (${(e as Error).message})`;
+    }
   }
   if (spawnSync("sh", ["-c", "command -v radosgw && command -v ceph-mon && command -v ceph-osd && command -v python3"]).status !== 0) {
     why ||= "Debian's radosgw, ceph-mon, ceph-osd are not installed";
@@ -93,9 +98,12 @@ async function start(): Promise<Rgw | null> {
     rmSync(dir, { recursive: true, force: true });
     return null;
   }
-  process.on("exit", () => {
+  // Stopped after the test file that started it (bun test fires no process "exit" for us);
+  // a later file starts its own.
+  afterAll(() => {
     spawnSync(DOWN, [join(dir, "c")], { env: { ...process.env, KILL: "1" } });
     rmSync(dir, { recursive: true, force: true });
+    started = null;
   });
   return make(JSON.parse(readFileSync(join(dir, "c", "s3.json"), "utf8")));
 }
