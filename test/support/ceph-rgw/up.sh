@@ -5,7 +5,7 @@
 # are needed (no Bun: CI runs this before `npm ci`).
 #
 #   up.sh DIR        -> writes DIR/s3.json {endpoint, access_key_id, secret_access_key, region, bucket}
-#   env: RGW_PORT, MON_PORT (default: free ephemeral ports), S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY,
+#   env: RGW_PORT, MON_PORT (default: free ephemeral ports), OSD_WAIT_S (default 120), S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY,
 #        S3_BUCKET (default "traces"), OSD_BYTES (memstore capacity, default 4 GiB)
 # Stop with down.sh DIR (PIDs in DIR/*.pid).
 set -euo pipefail
