@@ -238,6 +238,10 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
         known = entry ? { prefix: entry.prefix, end: 0, listed: entry.segments } : { prefix: derivePrefix(fd, end, opts.rootPrefix, name, repoCache), end: 0 };
       }
       let start = known.end;
+      if (start > end) {
+        summary.conflicts.push({ session: name, key: segmentKey(known.prefix, 0), reason: `the store holds ${start} bytes of this session, the local file only ${end} complete bytes (truncated or replaced?)` });
+        return;
+      }
       // Listed segments must tile the file from 0 with the same bytes (MD5 = ETag of a single PUT).
       for (const seg of known.listed ?? []) {
         const offset = parseSegmentKey(seg.key)!.offset;

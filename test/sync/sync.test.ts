@@ -179,6 +179,15 @@ for (const b of backends) {
       const after = await storeObjects(s.store);
       expect([...after.keys()]).toEqual([...before.keys()]);
       for (const [k, v] of before) expect(after.get(k)!.equals(v)).toBe(true);
+      // A local file shorter than what the store holds is a conflict too, journal or not.
+      writeSession(home, "s-c", [sessionStart("s-c", null)]);
+      for (const dropJournal of [false, true]) {
+        if (dropJournal) rmSync(join(home, "sync"), { recursive: true, force: true });
+        const short = await sync(home, s.env, "--to", s.url, "--json");
+        expect(short.code).toBe(1);
+        expect(short.summary.conflicts[0].reason).toMatch(/local file only \d+ complete bytes|different bytes/);
+      }
+      expect((await storeObjects(s.store)).size).toBe(before.size);
     });
 
     test("conflict on 412: another writer's different segment at the next offset is kept and reported", async () => {
