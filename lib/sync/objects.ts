@@ -56,12 +56,17 @@ const tag = (xml: string, name: string): string | null => {
   return m ? xmlDecode(m[1]!) : null;
 };
 
+/** How long one S3 request may take (an 8 MiB PUT on a slow link included). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
 /** S3 over signed fetch, path-style when an endpoint is configured. */
 export class S3Store implements ObjectStore {
   readonly label: string;
   constructor(
     private readonly s: S3Settings,
     private readonly bucket: string,
+    /** Per request: a server that accepts and never answers must not hang sync. */
+    private readonly timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   ) {
     this.label = `s3://${bucket} at ${s.endpoint}`;
   }
@@ -69,8 +74,11 @@ export class S3Store implements ObjectStore {
   private async send(method: string, key: string, opts: { query?: Record<string, string>; headers?: Record<string, string>; body?: Uint8Array; sha?: string } = {}): Promise<Response> {
     const signed = signS3(this.s, method, this.bucket, key, opts.query ?? {}, opts.headers ?? {}, opts.sha ?? EMPTY_SHA256);
     try {
-      return await fetch(signed.url, { method, headers: signed.headers, body: opts.body, redirect: "manual" });
+      return await fetch(signed.url, { method, headers: signed.headers, body: opts.body, redirect: "manual", signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
+      if ((e as Error).name === "TimeoutError" || (e as Error).name === "AbortError") {
+        throw new StoreError("unreachable", `the S3 endpoint ${this.s.endpoint} did not answer ${method} within ${this.timeoutMs / 1000} s; is the server healthy?`);
+      }
       const code = (e as { code?: string }).code ?? (e as Error).message;
       throw new StoreError("unreachable", `cannot reach the S3 endpoint ${this.s.endpoint} (${code}); is the server running, and is AWS_ENDPOINT_URL right?`);
     }

@@ -3,7 +3,7 @@
  * serves which scheme and where S3 settings come from.
  */
 import { resolveS3Settings } from "./aws.ts";
-import { FileStore, S3Store, type ObjectStore } from "./objects.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, FileStore, S3Store, type ObjectStore } from "./objects.ts";
 import { parseStoreUrl } from "./url.ts";
 
 export interface OpenedStore {
@@ -31,5 +31,7 @@ export function openStore(url: string, env: Readonly<Record<string, string | und
     if (opts.reading && u.root !== "/") return { store: new FileStore("/"), prefix: u.root.slice(1), url: u.url };
     return { store: new FileStore(u.root), prefix: "", url: u.url };
   }
-  return { store: new S3Store(resolveS3Settings(env), u.bucket), prefix: u.prefix, url: u.url };
+  const timeoutS = Number(env.TRACEGATE_SYNC_TIMEOUT_S);
+  const timeoutMs = timeoutS > 0 ? timeoutS * 1000 : DEFAULT_REQUEST_TIMEOUT_MS;
+  return { store: new S3Store(resolveS3Settings(env), u.bucket, timeoutMs), prefix: u.prefix, url: u.url };
 }

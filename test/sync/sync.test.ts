@@ -348,6 +348,21 @@ describe("faults", () => {
     expect(ok.summary).toMatchObject({ uploaded: 2, skipped: 0, errors: [] });
   });
 
+  test("s3: a server that accepts and never answers: a timeout error naming the endpoint, exit 1", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    try {
+      const home = tmp();
+      bulkSessions(home, 1, 2);
+      const env = { AWS_ENDPOINT_URL: `http://127.0.0.1:${silent.port}`, AWS_ACCESS_KEY_ID: "AKIDX", AWS_SECRET_ACCESS_KEY: "s", TRACEGATE_SYNC_TIMEOUT_S: "1" };
+      const r = await sync(home, env, "--to", "s3://traces/p", "--json");
+      expect(r.code).toBe(1);
+      expect(r.summary.errors[0].error).toContain(`http://127.0.0.1:${silent.port} did not answer`);
+      expect(r.summary.uploaded).toBe(0);
+    } finally {
+      silent.stop(true);
+    }
+  });
+
   test.skipIf(!server)("s3: credentials from AWS_PROFILE in ~/.aws, endpoint from the config file", async () => {
     const home = tmp();
     bulkSessions(home, 1, 2);
