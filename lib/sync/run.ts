@@ -271,10 +271,10 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
         const window = readRange(fd, start, Math.min(end - start, maxBytes));
         let segEnd = segmentEnd(window, start, maxBytes);
         let body: Uint8Array = window;
-        if (segEnd === null) {
-          // One line longer than the ceiling: it becomes a segment of its own.
-          body = readRange(fd, start, end - start);
-          segEnd = segmentEnd(body, start, Number.MAX_SAFE_INTEGER)!;
+        // One line longer than the ceiling: read on until its newline; it is a segment of its own.
+        for (let want = maxBytes * 2; segEnd === null; want *= 2) {
+          body = readRange(fd, start, Math.min(end - start, want));
+          segEnd = segmentEnd(body, start, maxBytes);
         }
         body = body.subarray(0, segEnd - start);
         const key = segmentKey(known.prefix, start);

@@ -126,13 +126,22 @@ for (const b of backends) {
       expect(added).toHaveLength(1);
       expect(added[0]).toEndWith(`/bulk-0001/${String(size).padStart(12, "0")}.jsonl`);
       expectExactlyOnce(home, after);
+      // --session: only that session goes.
+      writeSession(home, "bulk-0000", [message("bulk-0000", 96)], true);
+      writeSession(home, "bulk-0002", [message("bulk-0002", 96)], true);
+      const one = await sync(home, s.env, "--to", s.url, "--session", "bulk-0002", "--json");
+      expect(one.summary).toMatchObject({ sessions: 1, uploaded: 1, errors: [] });
+      const unknown = await sync(home, s.env, "--to", s.url, "--session", "nope", "--json");
+      expect(unknown.code).toBe(1);
+      expect(unknown.summary.errors[0].error).toContain('no session "nope"');
       // Dry run: counts what would go, writes nothing.
       writeSession(home, "bulk-0002", [message("bulk-0002", 98)], true);
       const dry = await sync(home, s.env, "--to", s.url, "--dry-run", "--json");
-      expect(dry.summary).toMatchObject({ dry_run: true, uploaded: 1 });
-      expect((await storeObjects(s.store)).size).toBe(after.size);
+      expect(dry.summary).toMatchObject({ dry_run: true, uploaded: 2 });
+      expect((await storeObjects(s.store)).size).toBe(after.size + 1);
       // Silence off a terminal: nothing on stdout or stderr without --json.
       const quiet = await sync(home, s.env, "--to", s.url);
+      writeSession(home, "bulk-0000", [message("bulk-0000", 95)], true);
       expect(quiet.code).toBe(0);
       expect(quiet.stdout.length).toBe(0);
       expect(quiet.stderr).toBe("");
@@ -290,7 +299,10 @@ for (const b of backends) {
       await run(["session-end"], { stdin: JSON.stringify({ session_id: "s-one", reason: "exit" }), env: e });
       await run(["user-prompt-submit"], { stdin: JSON.stringify({ session_id: "s-two", prompt: "hello" }), env: e });
       const s = await b.fresh();
-      expect((await sync(home, s.env, "--to", s.url, "--json")).code).toBe(0);
+      // Small segments: the readers must stitch several back together.
+      const up = await sync(home, { ...s.env, TRACEGATE_SYNC_SEGMENT_BYTES: "200" }, "--to", s.url, "--json");
+      expect(up.code).toBe(0);
+      expect(up.summary.uploaded).toBe(5); // every record is longer than 200 bytes: one segment each
       const fresh = tmp();
       const local = (args: string[]) => run(args, { env: homeEnv(home, s.env) });
       const remote = (args: string[]) => run([...args, "--from", s.url], { env: homeEnv(fresh, s.env) });

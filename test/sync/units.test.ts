@@ -44,6 +44,8 @@ test("segments end after the last newline that fits; a longer line is its own se
   expect(segmentEnd(b, 100, 10)).toBe(108);
   expect(segmentEnd(Buffer.from("x".repeat(50) + "\nyy\n"), 0, 10)).toBe(51);
   expect(segmentEnd(Buffer.from("torn"), 0, 10)).toBeNull();
+  // A window reaching past the ceiling with no newline inside it ends at the first newline after.
+  expect(segmentEnd(Buffer.from(`${"x".repeat(30)}\n${"y".repeat(30)}\n`), 0, 10)).toBe(31);
 });
 
 test("AWS settings: env pair wins, else AWS_PROFILE from ~/.aws files; endpoint means path-style", () => {
