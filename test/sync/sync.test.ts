@@ -254,6 +254,42 @@ for (const b of backends) {
       expectExactlyOnce(home, objects);
     }, 120_000);
 
+    test("two machines with the same bytes derive the same segments: the second uploads nothing, no conflict", async () => {
+      const a = tmp();
+      bulkSessions(a, 6, 20, 300);
+      const bHome = tmp();
+      execFileSync("cp", ["-a", join(a, "sessions"), join(bHome, "sessions")]);
+      const s = await b.fresh();
+      const small = { ...s.env, TRACEGATE_SYNC_SEGMENT_BYTES: "2048" };
+      const [ra, rb] = await Promise.all([sync(a, small, "--to", s.url, "--json"), sync(bHome, small, "--to", s.url, "--json")]);
+      expect([ra.code, rb.code]).toEqual([0, 0]);
+      const objects = await storeObjects(s.store);
+      expect(ra.summary.uploaded + rb.summary.uploaded).toBe(objects.size);
+      const again = await sync(bHome, small, "--to", s.url, "--json");
+      expect(again.summary).toMatchObject({ uploaded: 0, conflicts: [], errors: [] });
+      expectExactlyOnce(a, objects);
+    });
+
+    test("records appended while syncs run: every complete line ends up exactly once", async () => {
+      const home = tmp();
+      bulkSessions(home, 3, 5, 300);
+      const s = await b.fresh();
+      const env = { ...s.env, TRACEGATE_SYNC_SEGMENT_BYTES: "1024" };
+      let stop = false;
+      const appender = (async () => {
+        for (let i = 0; !stop; i++) {
+          writeSession(home, `bulk-000${i % 3}`, [message(`bulk-000${i % 3}`, 1000 + i, "y".repeat(200))], true);
+          await Bun.sleep(2);
+        }
+      })();
+      for (let i = 0; i < 4; i++) expect((await sync(home, env, "--to", s.url, "--json")).summary.conflicts).toEqual([]);
+      stop = true;
+      await appender;
+      const last = await sync(home, env, "--to", s.url, "--json");
+      expect(last.summary).toMatchObject({ conflicts: [], errors: [] });
+      expectExactlyOnce(home, await storeObjects(s.store));
+    });
+
     test("a session file that cannot be read is an error; the rest sync; it is not marked done", async () => {
       const home = tmp();
       bulkSessions(home, 2, 3);
