@@ -4,7 +4,6 @@
  * whether the stop was blocked or allowed and why, the event of a kept
  * payload); `--json` prints the full records.
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import type { TraceRecord } from "../trace/record.ts";
@@ -12,7 +11,8 @@ import { parseSessionText } from "../trace/store.ts";
 import { parseOptions } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
 import { err, escapeControl, fail, out } from "./print.ts";
-import { resolveSession } from "./resolve.ts";
+import { openSource } from "../source/index.ts";
+import { resolveIn } from "./resolve.ts";
 import { clip, colorEnabled, isTerminal, localTime, type Paint, paint } from "./style.ts";
 
 // Everything taken from a record is escaped: a hostile payload or a hand-edited
@@ -154,16 +154,22 @@ export function describeRecord(r: TraceRecord, p: Paint = paint(false)): string 
 /** `tracegate show SESSION [--json]`. */
 export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: parseOptions(COMMANDS.show!), strict: true, allowPositionals: true });
-  const home = dataDir(process.env);
-  const found = resolveSession(home, positionals[0]!);
-  if ("error" in found) return fail(found.error);
   let body: string;
+  let label: string;
   try {
-    body = readFileSync(found.path, "utf8");
+    const source = await openSource(values.from as string | undefined, dataDir(process.env), process.env);
+    const found = await resolveIn(source, positionals[0]!);
+    if ("error" in found) return fail(found.error);
+    label = found.label;
+    try {
+      body = await source.read(found);
+    } catch (e) {
+      return fail(`cannot read ${found.label} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check its permissions`);
+    }
   } catch (e) {
-    return fail(`cannot read ${found.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check its permissions`);
+    return fail(`cannot read the store: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const { records, problems } = parseSessionText(found.path, body);
+  const { records, problems } = parseSessionText(label, body);
   const tty = isTerminal(1);
   const p = paint(colorEnabled(1));
   for (const r of records) {
