@@ -280,7 +280,8 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   for (const s of r.settings) {
     for (const e of s.entries) {
       const key = `${e.bin}\0${e.subcommand}\0${e.args.join(" ")}`;
-      byEvent.set(e.event, (byEvent.get(e.event) ?? new Set()).add(key));
+      const ev = s.harness === "claude" ? e.event : `${e.event} (${s.harness})`;
+      byEvent.set(ev, (byEvent.get(ev) ?? new Set()).add(key));
     }
   }
   const doubled = [...byEvent].filter(([, v]) => v.size > 1).map(([k]) => k);
@@ -302,9 +303,16 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
 
 /** Gather every fact doctor reports. */
 export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
-  const settings = Object.values(ADAPTERS).flatMap((a) =>
-    (a.install.scopes as Scope[]).map((s) => inspectSettings(a, s, env, cwd)),
-  );
+  // A scope whose file is another scope's (run from the home directory) is listed once.
+  const settings = Object.values(ADAPTERS).flatMap((a) => {
+    const seen = new Set<string>();
+    return (a.install.scopes as Scope[]).flatMap((s) => {
+      const path = a.install.path(s, env, cwd);
+      if (seen.has(path)) return [];
+      seen.add(path);
+      return [inspectSettings(a, s, env, cwd)];
+    });
+  });
   const bins = [...new Set(settings.flatMap((s) => s.entries.map((e) => e.bin)))];
   const running = runningBinary();
   const { versionInfo } = await import("../cli/version.ts");
