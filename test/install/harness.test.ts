@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS } from "../../lib/harness/registry.ts";
@@ -160,6 +160,23 @@ describe("copilot: tracegate's own hooks file", () => {
     expect(r.code).not.toBe(0);
     expect(r.err).toContain("not tracegate's");
     expect(readFileSync(join(hooksDir, "tracegate.json"), "utf8")).toBe(foreign);
+  });
+});
+
+describe("the missing-binary guard, for every harness", () => {
+  test.each(["codex", "gemini", "copilot"])("%s: with the binary gone the installed command drains stdin and exits 0 silently", (harness) => {
+    const w = fresh();
+    const bin = join(w.dir, "bin", "tracegate");
+    mkdirSync(join(w.dir, "bin"));
+    writeFileSync(bin, readFileSync(DIST));
+    chmodSync(bin, 0o755);
+    expect(w.run("install", "--harness", harness, "--gate", "--bin", bin).code).toBe(0);
+    const file = harness === "codex" ? ".codex/hooks.json" : harness === "gemini" ? ".gemini/settings.json" : ".copilot/hooks/tracegate.json";
+    const text = readFileSync(join(w.env.HOME, file), "utf8");
+    const stop = harness === "copilot" ? JSON.parse(text).hooks.agentStop[0].bash : JSON.parse(text).hooks[harness === "gemini" ? "AfterAgent" : "Stop"][0].hooks[0].command;
+    rmSync(bin);
+    const r = spawnSync("/bin/sh", ["-c", stop], { input: "x".repeat(1 << 20), env: w.env, encoding: "utf8" });
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, "", ""]);
   });
 });
 
