@@ -72,15 +72,6 @@ function isSubAgent(p: Payload): boolean {
 }
 
 /**
- * The last `assistant.message` content in a tail of Copilot's events.jsonl;
- * the first (possibly torn) line of the tail is skipped.
- *
- * @example
- * ```ts
- * finalTextFromTranscript('{"type":"assistant.message","data":{"content":"Done."}}\n'); // "Done."
- * ```
- */
-/**
  * Whether a tail of events.jsonl has caught up with this hook: Copilot logs
  * `hook.start` (with the payload as `input`) before it runs a hook, but
  * flushes the file later, so the final `assistant.message` can be missing
@@ -109,6 +100,15 @@ export function transcriptCaughtUp(tail: string, p: Payload): boolean {
   return false;
 }
 
+/**
+ * The last `assistant.message` content in a tail of Copilot's events.jsonl;
+ * the first (possibly torn) line of the tail is skipped.
+ *
+ * @example
+ * ```ts
+ * finalTextFromTranscript('{"type":"assistant.message","data":{"content":"Done."}}\n'); // "Done."
+ * ```
+ */
 export function finalTextFromTranscript(tail: string, fromStart = true): string | null {
   const lines = tail.split("\n");
   const first = fromStart ? 0 : 1;

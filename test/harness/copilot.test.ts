@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
 import { FIXTURES, makeWorld, PLANTED, scenario, type World } from "./support.ts";
@@ -27,14 +27,16 @@ function transcriptOf(w: World, p: Record<string, any>): string {
   return p.transcriptPath.replace("/tmp/e2e-world", w.root);
 }
 
-/** Copilot's transcript as it stood when the n-th assistant.message had been written. */
-function transcriptUpTo(scenarioName: string, n: number): string {
+/**
+ * Copilot's transcript as it stood when the hook for `p` started: up to its own
+ * `hook.start` line (Copilot logs it, with the payload as input, before it runs the hook).
+ */
+function transcriptAt(scenarioName: string, p: Record<string, any>): string {
   const lines = readFileSync(join(FIXTURES, "copilot", scenarioName, "transcript.events.jsonl"), "utf8").split("\n");
-  let seen = 0;
   const out: string[] = [];
   for (const l of lines) {
     out.push(l);
-    if (l.includes('"type":"assistant.message"') && ++seen === n) break;
+    if (l.includes('"type":"hook.start"') && l.includes(`"timestamp":${p.timestamp}`)) break;
   }
   return `${out.join("\n")}\n`;
 }
@@ -50,10 +52,8 @@ const steps = scenario("copilot", "basic");
 describe("copilot: every captured event recorded", () => {
   test("camelCase payloads, no event names: the same records, the final text from the transcript tail, verify passes", () => {
     const w = world();
-    let stops = 0;
     for (const s of steps) {
-      // Copilot writes the assistant.message before agentStop fires: the 3rd, then the 4th.
-      if (s.event === "agentStop") place(w, s.payload, transcriptUpTo("basic", 3 + stops++));
+      if (s.event === "agentStop") place(w, s.payload, transcriptAt("basic", s.payload));
       const r = w.fire(s.event, s.payload);
       expect({ file: s.file, code: r.code, stdout: r.stdout }).toEqual({ file: s.file, code: 0, stdout: "" });
     }
@@ -104,7 +104,7 @@ describe("copilot: every captured event recorded", () => {
     const sub = scenario("copilot", "subagent");
     const outs: Record<string, string> = {};
     for (const s of sub) {
-      if (s.event === "agentStop") place(w, s.payload, transcriptUpTo("subagent", 4));
+      if (s.event === "agentStop") place(w, s.payload, transcriptAt("subagent", s.payload));
       const r = w.fire(s.event, s.payload);
       expect(r.code).toBe(0);
       outs[s.file] = r.stdout;
@@ -146,6 +146,20 @@ describe("copilot: every captured event recorded", () => {
   }, 30_000);
 });
 
+test("a transcript Copilot is still flushing is re-read until the hook's own hook.start is on disk", async () => {
+  const w = world();
+  const p = steps.find((s) => s.event === "agentStop")!.payload;
+  const full = transcriptAt("basic", p).split("\n");
+  const last = full.findLastIndex((l) => l.includes('"type":"assistant.message"'));
+  place(w, p, `${full.slice(0, last).join("\n")}\n`);
+  const hook = w.fireAsync("agentStop", p);
+  await Bun.sleep(300);
+  appendFileSync(transcriptOf(w, p), full.slice(last).join("\n"));
+  const r = await hook;
+  expect([r.code, r.stdout]).toEqual([0, ""]);
+  expect(w.records().map((m) => m.text)).toEqual(["All done: printed the greeting, the check exited 3."]);
+}, 30_000);
+
 describe("copilot: the gate (JSON only, cap 8)", () => {
   test("FAIL blocks; the re-fired userPromptSubmitted is a continuation; the fix flips", async () => {
     const w = world(true);
@@ -154,13 +168,14 @@ describe("copilot: the gate (JSON only, cap 8)", () => {
     const stop = steps.find((s) => s.event === "agentStop")!.payload;
     w.fire("sessionStart", start);
     w.fire("userPromptSubmitted", prompt);
-    place(w, stop, transcriptUpTo("basic", 3));
+    place(w, stop, transcriptAt("basic", stop));
     const first = w.fire("agentStop", stop);
     expect([first.code, first.stdout]).toEqual([0, `${JSON.stringify({ decision: "block", reason: BLOCK_REASON })}\n`]);
     w.fire("userPromptSubmitted", { ...prompt, prompt: BLOCK_REASON });
     writeFileSync(join(w.repo, "answer.txt"), "42\n");
-    place(w, stop, transcriptUpTo("basic", 4));
-    const second = w.fire("agentStop", { ...stop, stop_hook_active: true });
+    const later = steps.filter((s) => s.event === "agentStop")[1]!.payload;
+    place(w, later, transcriptAt("basic", later));
+    const second = w.fire("agentStop", { ...later, stop_hook_active: true });
     expect([second.code, second.stdout]).toEqual([0, ""]);
     w.fire("sessionEnd", steps.at(-1)!.payload);
     const recs = w.records();
@@ -178,7 +193,7 @@ describe("copilot: the gate (JSON only, cap 8)", () => {
     const stop = steps.find((s) => s.event === "agentStop")!.payload;
     w.fire("sessionStart", steps[0]!.payload);
     w.fire("userPromptSubmitted", steps[1]!.payload);
-    place(w, stop, transcriptUpTo("basic", 3));
+    place(w, stop, transcriptAt("basic", stop));
     for (let i = 0; i < 9; i++) {
       const r = w.fire("agentStop", { ...stop, stop_hook_active: i > 0 });
       expect(JSON.parse(r.stdout).decision).toBe("block");
