@@ -185,6 +185,7 @@ export const copilot: HarnessAdapter = {
   name: "copilot",
   title: "Copilot CLI",
   events: EVENTS,
+  sessionKeys: SESSION_KEYS,
   sessionIdOf: (p) => firstString(p, SESSION_KEYS),
   sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants(hook, p) {
