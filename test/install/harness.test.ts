@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, symlinkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS } from "../../lib/harness/registry.ts";
@@ -148,6 +148,21 @@ describe("copilot: tracegate's own hooks file", () => {
     const r = spawnSync(DIST, ["install", "--harness", "copilot"], { env: { ...w.env, COPILOT_HOME: home }, cwd: w.project, encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(existsSync(join(home, "hooks", "tracegate.json"))).toBe(true);
+  });
+
+  test("a tracegate.json that is a symlink (a repository's, pointing at a file of the user's) is refused by install and uninstall", () => {
+    const w = fresh();
+    const dir = join(w.project, ".github", "hooks");
+    mkdirSync(dir, { recursive: true });
+    const victim = join(w.env.HOME, "victim.json");
+    writeFileSync(victim, "{}");
+    symlinkSync(victim, join(dir, "tracegate.json"));
+    const r = w.run("install", "--harness", "copilot", "--scope", "project");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain("is a symlink");
+    expect(readFileSync(victim, "utf8")).toBe("{}");
+    expect(w.run("uninstall", "--harness", "copilot", "--scope", "project").code).not.toBe(0);
+    expect(existsSync(victim)).toBe(true);
   });
 
   test("a tracegate.json that holds someone else's hooks is never overwritten", () => {
