@@ -207,6 +207,18 @@ describe("the CLI", () => {
     expect(s.err).toContain("--scope for Codex CLI must be one of user, project");
   });
 
+  test("a Gemini settings.json with a comment is refused with where it is, and left untouched", () => {
+    const w = fresh();
+    const path = join(w.env.HOME, ".gemini", "settings.json");
+    mkdirSync(join(path, ".."), { recursive: true });
+    const text = '{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n';
+    writeFileSync(path, text);
+    const r = w.run("install", "--harness", "gemini");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain("line 2");
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
   test("install without --harness is still Claude Code", () => {
     const w = fresh();
     const r = spawnSync(DIST, ["install"], { env: { ...w.env, CLAUDE_CONFIG_DIR: join(w.dir, "claude") }, cwd: w.project, encoding: "utf8" });
