@@ -135,6 +135,7 @@ export const gemini: HarnessAdapter = {
       return join(userHome(env), ".gemini", "settings.json");
     },
     layout: "settings",
+    comments: true,
     timeoutUnit: "ms",
     timeoutKey: "timeout",
     commandKey: "command",

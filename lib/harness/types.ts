@@ -63,6 +63,8 @@ export interface InstallSpec {
    * that is tracegate's alone (Copilot's `hooks/*.json` directories).
    */
   readonly layout: "settings" | "own-file";
+  /** The harness's reader accepts comments in a `settings` file (Gemini strips them). */
+  readonly comments?: boolean;
   readonly timeoutUnit: TimeoutUnit;
   /** The handler key that holds the timeout (`timeout`, Copilot's `timeoutSec`). */
   readonly timeoutKey: string;
