@@ -112,6 +112,7 @@ function reading(hook: HookName, p: Payload, facts: Facts): Reading {
   }
 }
 
+/** The Gemini CLI adapter (`--harness gemini`). */
 export const gemini: HarnessAdapter = {
   name: "gemini",
   title: "Gemini CLI",
