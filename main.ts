@@ -6,18 +6,18 @@
  * return their exit code. Modules load lazily so a hook pays only for what it
  * runs.
  */
-import { isHookName } from "./lib/hook/caps.ts";
+import { isHookName } from "./lib/hook/subcommands.ts";
 
 const argv = process.argv.slice(2);
 const [name = "--help", ...rest] = argv;
 
 if (isHookName(name) && !((rest.includes("--help") || rest.includes("-h")) && process.stdin.isTTY)) {
-  const [{ runHook }, { handlerFor }] = await Promise.all([
+  const [{ runHook }, { bindingFor }] = await Promise.all([
     import("./lib/hook/run.ts"),
     import("./lib/handlers/index.ts"),
   ]);
   // Never returns: the runtime exits 0 on every path.
-  await runHook(name, rest, handlerFor);
+  await runHook(name, rest, bindingFor);
 } else if (isHookName(name)) {
   // Only a person at a terminal gets here: a harness pipes stdin.
   process.exit(await (await import("./lib/cli/help.ts")).helpCommand([name]));

@@ -125,8 +125,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     load: async () => (await import("./diff.ts")).diffSessionCommand,
   },
   install: {
-    summary: "register the hooks in Claude Code settings",
+    summary: "register the hooks in a harness's hook config (Claude Code settings by default)",
     options: {
+      harness: { type: "string", arg: "NAME", help: "claude (default), codex, gemini or copilot: whose hook config to edit" },
       scope: { type: "string", arg: "user|project|local", help: "which settings file (default user: $CLAUDE_CONFIG_DIR/settings.json)" },
       gate: { type: "boolean", help: "gate Stop on the oracle (otherwise Stop is only recorded)" },
       "dry-run": { type: "boolean", help: "print the change as a diff, write nothing" },
@@ -135,8 +136,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     load: async () => (await import("../install/cli.ts")).installCommand,
   },
   uninstall: {
-    summary: "remove tracegate's own entries from Claude Code settings",
+    summary: "remove tracegate's own entries from a harness's hook config (Claude Code by default)",
     options: {
+      harness: { type: "string", arg: "NAME", help: "claude (default), codex, gemini or copilot: whose hook config to edit" },
       scope: { type: "string", arg: "user|project|local", help: "which settings file (default user)" },
       all: { type: "boolean", help: "every scope" },
       "dry-run": { type: "boolean", help: "print the change as a diff, write nothing" },

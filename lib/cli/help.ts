@@ -3,7 +3,7 @@
  * top-level help lists every command with every option it takes, and each
  * command's `--help` prints its usage, options and notes.
  */
-import { HOOKS, isHookName } from "../hook/caps.ts";
+import { HOOKS, isHookName } from "../hook/subcommands.ts";
 import { COMMANDS, type CommandSpec, HELP_OPTION, type OptionSpec, lookup } from "./commands.ts";
 import { err, out } from "./print.ts";
 
@@ -74,12 +74,13 @@ export function topHelp(): string {
     "",
     "Hook subcommands (run by the harness; read the event JSON on stdin; always exit 0):",
     `  ${Object.keys(HOOKS).join(" | ")}`,
-    "  [--harness claude]   stop also takes --observe (record only, never gate)",
+    "  [--harness=NAME]     claude (default), codex, gemini, copilot; `event --event=NAME` records any other event",
+    "                       stop also takes --observe (record only, never gate)",
     "",
     "Environment:",
     "  TRACEGATE_HOME     the data dir (sessions, errors.log); default: the platform's user data dir",
     "  TRACEGATE_CONFIG   the config file; default: config.jsonc in the user config dir",
-    "  CLAUDE_CONFIG_DIR  Claude Code's settings dir (default ~/.claude)",
+    "  CLAUDE_CONFIG_DIR  Claude Code's settings dir (default ~/.claude); CODEX_HOME, COPILOT_HOME likewise",
     "  TRACEGATE_TASK_ID  the task id sent to the oracle",
     "  NO_COLOR           no colour even on a terminal",
     "",
@@ -89,10 +90,10 @@ export function topHelp(): string {
 
 /** Help for a hook subcommand (shown only to a person: `help stop`, or `stop --help` at a terminal). */
 export function hookHelp(name: string): string {
-  const spec = (HOOKS as Record<string, { event: string; capMs: number; timeoutS: number }>)[name]!;
+  const spec = (HOOKS as Record<string, { capMs: number; timeoutS: number }>)[name]!;
   return (
-    `usage: tracegate ${name} [--harness claude]${name === "stop" ? " [--observe]" : ""} < EVENT.json\n\n` +
-    `The ${spec.event} hook: reads the event JSON on stdin, records it, exits 0 on every path.\n` +
+    `usage: tracegate ${name} [--harness=NAME]${name === "stop" ? " [--observe]" : ""}${name === "event" ? " --event=NAME" : ""} < EVENT.json\n\n` +
+    `The ${name} hook: reads the event JSON on stdin, records it, exits 0 on every path.\n` +
     `Run by the harness (register it with \`tracegate install\`); its deadline is ${spec.capMs / 1000} s, ` +
     `the timeout to declare ${spec.timeoutS} s.\n` +
     (name === "stop" ? "With an oracle configured it gates the stop; --observe only records.\n" : "") +

@@ -1,30 +1,42 @@
 /**
- * `tracegate install` and `tracegate uninstall`: merge tracegate's matcher
- * groups into one Claude Code settings file, or take exactly them out again.
- * The edit itself is settings.ts (text in, text out); this module reads,
+ * `tracegate install` and `tracegate uninstall`: merge tracegate's entries
+ * into one harness's hook config, or take exactly them out again. Which file
+ * and which shape come from the harness adapter (`--harness`, default Claude
+ * Code). The edit itself is settings.ts (merged files) or own-file.ts (a file
+ * that is tracegate's alone), text in and text out; this module reads,
  * backs up, writes atomically and keeps the record of what it created.
  */
-import { accessSync, constants, existsSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";
-import { unifiedDiff } from "./diff.ts";
+import { ADAPTERS, adapterFor, DEFAULT_HARNESS, isKnownHarness } from "../harness/registry.ts";
+import type { HarnessAdapter } from "../harness/types.ts";
+import { unifiedDiff } from "./unified-diff.ts";
 import { desiredEntries, isPortableBin } from "./entries.ts";
+import { findOwnEntries, planOwnFile } from "./own-file.ts";
 import {
   backupOriginal,
-  readSettingsFile,
   removeBackup,
+  readSettingsFile,
   readState,
   removeFile,
   SCOPES,
   type Scope,
-  settingsPath,
   stateKey,
   writeAtomic,
   writeState,
 } from "./files.ts";
-import { findEntries, parseSettings, planInstall, planUninstall, SettingsError } from "./settings.ts";
+import {
+  findEntries,
+  parseSettings,
+  planInstall,
+  planUninstall,
+  type SettingsDialect,
+  SettingsError,
+  STRICT_JSON,
+} from "./settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -82,10 +94,23 @@ function resolveBinary(flag: string | undefined, cwd: string): string {
   return bin;
 }
 
-function parseScope(v: string | undefined): Scope {
+function parseScope(v: string | undefined, adapter: HarnessAdapter): Scope {
   const s = v ?? "user";
-  if (!(SCOPES as readonly string[]).includes(s)) throw new SettingsError(`--scope must be one of ${SCOPES.join(", ")}`);
+  const scopes = adapter.install.scopes;
+  if (!scopes.includes(s)) throw new SettingsError(`--scope for ${adapter.title} must be one of ${scopes.join(", ")}`);
   return s as Scope;
+}
+
+/**
+ * The adapter for `--harness NAME`; install refuses a name it has no hook
+ * config for (the hook itself still records such a harness, neutrally).
+ */
+export function installAdapter(name: string | undefined): HarnessAdapter {
+  const n = name ?? DEFAULT_HARNESS;
+  if (!isKnownHarness(n)) {
+    throw new SettingsError(`unknown harness "${n.slice(0, 40)}": --harness must be one of ${Object.keys(ADAPTERS).join(", ")}`);
+  }
+  return adapterFor(n);
 }
 
 /** Options both commands take, parsed from argv. */
@@ -96,6 +121,7 @@ interface Options {
   bin?: string;
   all: boolean;
   purge: boolean;
+  adapter: HarnessAdapter;
 }
 
 function options(argv: string[], install: boolean): Options {
@@ -105,14 +131,17 @@ function options(argv: string[], install: boolean): Options {
       scope: { type: "string" },
       gate: { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
+      harness: { type: "string" },
       ...(install ? { bin: { type: "string" } } : { all: { type: "boolean", default: false }, purge: { type: "boolean", default: false } }),
     },
     strict: true,
     allowPositionals: false,
   });
   if (!install && values.gate) throw new SettingsError("--gate is an install option");
+  const adapter = installAdapter(values.harness as string | undefined);
   return {
-    scope: parseScope(values.scope as string | undefined),
+    adapter,
+    scope: parseScope(values.scope as string | undefined, adapter),
     gate: values.gate as boolean,
     dryRun: values["dry-run"] as boolean,
     bin: (values as { bin?: string }).bin,
@@ -121,8 +150,8 @@ function options(argv: string[], install: boolean): Options {
   };
 }
 
-/** Result of one install or uninstall on one file, for the caller to print or test. */
-export interface Outcome {
+/** What one install or uninstall did to one file, for the caller to print or test. */
+export interface SettingsChange {
   readonly path: string;
   readonly changed: boolean;
   readonly diff: string;
@@ -139,19 +168,27 @@ export interface Outcome {
  * ```
  */
 export function install(
-  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string },
+  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string; adapter?: HarnessAdapter },
   env: Env,
   cwd: string,
-): Outcome {
-  const path = settingsPath(opts.scope, env, cwd);
+): SettingsChange {
+  const adapter = opts.adapter ?? adapterFor(null);
+  const path = adapter.install.path(opts.scope, env, cwd);
+  const own = adapter.install.layout === "own-file";
+  if (own) refuseLink(path);
   const file = readSettingsFile(path);
+  const desired = desiredEntries(opts.bin, { gate: opts.gate, adapter });
+  const dialect = dialectOf(adapter);
   const { hadOurs, text, created } = inFile(path, () => {
-    const hadOurs = file.exists && findEntries(file.text).length > 0;
-    return { hadOurs, ...planInstall(file.text, desiredEntries(opts.bin, { gate: opts.gate })) };
+    const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialect)).length > 0;
+    const plan = own
+      ? { text: planOwnFile(file.text, desired, adapter, path), created: { hooks: false, events: [] as string[] } }
+      : planInstall(file.text, desired, dialect);
+    return { hadOurs, ...plan };
   });
   const diff = unifiedDiff(file.text, text, path);
   if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
-  const dirCreated = existsSync(dirname(path)) ? null : dirname(path);
+  const dirCreated = topmostMissing(dirname(path));
   const backup = backupOriginal(file, hadOurs);
   writeAtomic(path, text, file.mode);
   // Record what this install created; a reinstall keeps the first record,
@@ -184,29 +221,38 @@ export function install(
  * uninstall({ scope: "project", dryRun: false }, process.env, "/repo");
  * ```
  */
-export function uninstall(opts: { scope: Scope; dryRun: boolean }, env: Env, cwd: string): Outcome {
-  const path = settingsPath(opts.scope, env, cwd);
+export function uninstall(
+  opts: { scope: Scope; dryRun: boolean; adapter?: HarnessAdapter },
+  env: Env,
+  cwd: string,
+): SettingsChange {
+  const adapter = opts.adapter ?? adapterFor(null);
+  const path = adapter.install.path(opts.scope, env, cwd);
+  const own = adapter.install.layout === "own-file";
+  if (own) refuseLink(path);
   const file = readSettingsFile(path);
-  if (!file.exists || inFile(path, () => findEntries(file.text)).length === 0) return { path, changed: false, diff: "", backup: null };
+  const dialect = dialectOf(adapter);
+  const found = file.exists
+    ? inFile(path, () => (own ? findOwnEntries(file.text, adapter, path) : { entries: findEntries(file.text, dialect), foreign: false }))
+    : null;
+  if (!found || found.entries.length === 0) return { path, changed: false, diff: "", backup: null };
+  if (own && found.foreign) {
+    throw new SettingsError(`${path} holds hooks that are not tracegate's as well; remove tracegate's entries from it by hand`);
+  }
   const home = dataDir(env);
   const state = readState(home);
   const key = stateKey(path);
   const rec = state[key];
-  const text = inFile(path, () => planUninstall(file.text, rec));
-  const emptied = rec?.file === true && (parseSettings(text).children ?? []).length === 0;
+  // An own-file is tracegate's alone: uninstall takes the whole file away.
+  const text = own ? "" : inFile(path, () => planUninstall(file.text, rec, dialect));
+  const emptied = own || (rec?.file === true && (parseSettings(text, dialect).children ?? []).length === 0);
   const diff = unifiedDiff(file.text, emptied ? "" : text, path);
   if (opts.dryRun) return { path, changed: false, diff, backup: null };
   // The file is back to the user's own; the backup install made is no longer needed.
   const backup = null;
   if (emptied) {
     removeFile(path);
-    if (rec?.dir) {
-      try {
-        if (readdirSync(rec.dir).length === 0) rmdirSync(rec.dir);
-      } catch {
-        // a directory someone else now uses stays
-      }
-    }
+    if (rec?.dir) removeEmptyDirs(dirname(path), rec.dir);
   } else {
     writeAtomic(path, text, file.mode);
   }
@@ -220,13 +266,58 @@ export function uninstall(opts: { scope: Scope; dryRun: boolean }, env: Env, cwd
   return { path, changed: true, diff, backup };
 }
 
+/**
+ * A file that is tracegate's own is never a symlink: one committed to a
+ * repository (`.github/hooks/tracegate.json` -> a file of the user's) would
+ * otherwise have install write, or uninstall delete, whatever it points at.
+ */
+function refuseLink(path: string): void {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return; // missing: install creates it
+  }
+  if (st.isSymbolicLink() || !st.isFile()) {
+    throw new SettingsError(`${path} is ${st.isSymbolicLink() ? "a symlink" : "not a regular file"}; tracegate writes only a file of its own there. Remove it and run this again`);
+  }
+}
+
+/** What the harness's settings reader accepts (comments for Gemini; strict JSON otherwise). */
+export function dialectOf(adapter: HarnessAdapter): SettingsDialect {
+  return adapter.install.comments ? { comments: true } : STRICT_JSON;
+}
+
+/** The outermost directory on the way to `dir` that does not exist yet (null: it exists). */
+function topmostMissing(dir: string): string | null {
+  let missing: string | null = null;
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    missing = d;
+    if (dirname(d) === d) break;
+  }
+  return missing;
+}
+
+/** Remove `from` and its parents up to `top` while they are empty (install created them). */
+function removeEmptyDirs(from: string, top: string): void {
+  for (let d = from; ; d = dirname(d)) {
+    try {
+      if (readdirSync(d).length !== 0) return;
+      rmdirSync(d);
+    } catch {
+      return; // a directory someone else now uses stays
+    }
+    if (d === top || dirname(d) === d || !d.startsWith(top)) return;
+  }
+}
+
 /** Settings errors name the file and say what to do. */
 function inFile<T>(path: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof SettingsError) {
-      throw new SettingsError(`${path}: ${e.message}; fix the file (Claude Code cannot load it either) and run the command again`);
+    if (e instanceof SettingsError && !e.message.startsWith(path)) {
+      throw new SettingsError(`${path}: ${e.message}; fix the file (the harness cannot load it either) and run the command again`);
     }
     throw e;
   }
@@ -241,7 +332,7 @@ function report(e: unknown): number {
   throw e;
 }
 
-/** `tracegate install [--scope user|project|local] [--gate] [--dry-run] [--bin PATH]` */
+/** `tracegate install [--harness NAME] [--scope user|project|local] [--gate] [--dry-run] [--bin PATH]` */
 export async function installCommand(argv: string[]): Promise<number> {
   try {
     const o = options(argv, true);
@@ -254,7 +345,7 @@ export async function installCommand(argv: string[]): Promise<number> {
     } else {
       bin = resolveBinary(o.bin, cwd);
     }
-    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin }, process.env, cwd);
+    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin, adapter: o.adapter }, process.env, cwd);
     if (o.dryRun) {
       out(r.diff);
       if (!r.diff) err(`tracegate: ${r.path} already has this registration; nothing to change\n`);
@@ -265,8 +356,9 @@ export async function installCommand(argv: string[]): Promise<number> {
       return 0;
     }
     out(
-      `registered ${bin} in ${r.path} (${o.scope} scope), Stop ${o.gate ? "as the gate" : "observed only"}\n` +
+      `registered ${bin} for ${o.adapter.title} in ${r.path} (${o.scope} scope), Stop ${o.gate ? "as the gate" : "observed only"}\n` +
         (r.backup ? `backup of the previous file: ${r.backup}\n` : "") +
+        (o.adapter.install.notes ?? []).map((n) => `note: ${n}\n`).join("") +
         "check it with: tracegate doctor\n",
     );
     return 0;
@@ -275,15 +367,15 @@ export async function installCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** `tracegate uninstall [--scope user|project|local | --all] [--dry-run]` */
+/** `tracegate uninstall [--harness NAME] [--scope user|project|local | --all] [--dry-run]` */
 export async function uninstallCommand(argv: string[]): Promise<number> {
   try {
     const o = options(argv, false);
     // Purging the data dir while another scope still runs the hooks would only see it recreated.
-    const scopes: Scope[] = o.all || o.purge ? [...SCOPES] : [o.scope];
+    const scopes = o.all || o.purge ? (o.adapter.install.scopes as Scope[]) : [o.scope];
     const cwd = process.cwd();
     for (const scope of scopes) {
-      const r = uninstall({ scope, dryRun: o.dryRun }, process.env, cwd);
+      const r = uninstall({ scope, dryRun: o.dryRun, adapter: o.adapter }, process.env, cwd);
       if (o.dryRun) out(r.diff);
       else if (r.changed) out(`removed tracegate from ${r.path}${r.backup ? ` (backup: ${r.backup})` : ""}\n`);
       else out(`no tracegate entries in ${r.path}\n`);

@@ -7,7 +7,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { COMMANDS, type CommandSpec } from "../../lib/cli/commands.ts";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { cleanup, run, tempDir } from "../support/tracegate.ts";
 import { script } from "./pty.ts";
 

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { claude } from "../../lib/harness/claude.ts";
 import { cleanup, recordsIn, ROOT, run, tempDir } from "../support/tracegate.ts";
 
 const doc = readFileSync(join(ROOT, "docs", "hook-payloads.md"), "utf8");
@@ -13,9 +13,10 @@ const samples = [...doc.matchAll(/^## (\w+): `tracegate ([a-z-]+)`\n\n```json\n(
 const home = tempDir();
 afterAll(() => cleanup(home));
 
-test("the doc has one sample for every hook event tracegate registers", () => {
-  expect(samples.map((s) => s.sub).sort()).toEqual(Object.keys(HOOKS).sort());
-  for (const s of samples) expect((HOOKS as Record<string, { event: string }>)[s.sub]!.event).toBe(s.event);
+test("the doc has one sample for every Claude Code event tracegate registers", () => {
+  const events = claude.events as Record<string, string>;
+  expect(samples.map((s) => s.event).sort()).toEqual(Object.keys(events).sort());
+  for (const s of samples) expect(events[s.event]).toBe(s.sub);
 });
 
 test("each sample, fed by hand as the doc says, exits 0 silently and is recorded", async () => {
