@@ -62,7 +62,7 @@ test("help COMMAND and help for a hook subcommand", async () => {
   expect(text(r.stdout)).toStartWith("usage: tracegate prune --older-than AGE [--dry-run]");
   const h = await run(["help", "stop"], { env });
   expect(h.code).toBe(0);
-  expect(text(h.stdout)).toContain("usage: tracegate stop [--harness claude] [--observe]");
+  expect(text(h.stdout)).toContain("usage: tracegate stop [--harness=NAME] [--observe]");
 });
 
 test("a hook with --help and piped stdin stays a silent hook; at a terminal it prints its help", async () => {
