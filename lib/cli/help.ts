@@ -18,6 +18,7 @@ User commands:
   doctor [--json]
   oracle keygen --out DIR
   oracle serve --repo DIR --test-cmd CMD --key FILE [--port N]
+  view [--port N] [--from file:///dir] [--open]   the local page, live
   --version
 
 Environment: TRACEGATE_HOME (data dir), TRACEGATE_CONFIG (config file),

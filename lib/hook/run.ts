@@ -27,6 +27,7 @@ import { logError, TracegateError } from "./errorlog.ts";
 import { drain, type StdinRead } from "./stdin.ts";
 import { emitDecision, muzzleStdout } from "./stdout.ts";
 import type { HookContext, HookHandler } from "./types.ts";
+import { forwardToViewer } from "../view/forward.ts";
 
 function exit0(): never {
   process.exit(0);
@@ -68,8 +69,8 @@ function parseArgs(argv: readonly string[]): { harness: string; rest: string[] }
   return { harness, rest };
 }
 
-/** Sanitise (redact, cap) and append; a failure is logged, never raised. */
-function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
+/** Sanitise (redact, cap) and append; a failure is logged, never raised. Returns what reached the store. */
+function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): TraceRecord[] {
   const redactor = configuredRedactor(config, home);
   const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
   const clean: TraceRecord[] = [];
@@ -83,8 +84,10 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
   }
   try {
     appendRecords(home, clean);
+    return clean;
   } catch (e) {
     logError(home, hook, "append", e);
+    return [];
   }
 }
 
@@ -157,8 +160,9 @@ export async function runHook(
     };
     const handler = await resolve(hook, rest);
     const result = await handler(ctx);
-    writeRecords(home, hook, result.records, config);
+    const written = writeRecords(home, hook, result.records, config);
     if (result.decision && hook === "stop") emitDecision(result.decision);
+    await forwardToViewer(home, hook, written, ctx.remainingMs);
   } catch (e) {
     logError(home, hook, "handler", e);
   }

@@ -1,0 +1,218 @@
+/**
+ * One row of the sessions table, from a bounded read of the session: the
+ * first HEAD_BYTES and the last TAIL_BYTES, never the whole file (a session
+ * with a few large tool outputs can be hundreds of MB). What the head says:
+ * harness, cwd, start, first prompt. What the tail says: last activity, the
+ * verdicts and the session end. Tool calls are counted exactly when the two
+ * windows cover the session, else as a lower bound (`tool_calls_exact: false`)
+ * until the session is opened in full. Rows are cached by each segment's size
+ * and mtime, so a listing of 10,000 unchanged sessions is 10,000 stats.
+ *
+ * @example
+ * ```ts
+ * const cache = new SummaryCache();
+ * const rows = source.list().map((e) => cache.get(e));
+ * ```
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { outcomeOf } from "../gate/outcome.ts";
+import type { SessionEntry } from "./source.ts";
+
+export const HEAD_BYTES = 32 * 1024;
+export const TAIL_BYTES = 32 * 1024;
+/** How much of the first prompt a row carries. */
+const PROMPT_MAX = 300;
+
+export interface SessionRow {
+  readonly key: string;
+  readonly session_id: string;
+  readonly harness: string | null;
+  /** `org/repo` from the layout, else the session's cwd. */
+  readonly repo: string | null;
+  readonly cwd: string | null;
+  readonly start: string | null;
+  readonly last: string | null;
+  readonly duration_ms: number | null;
+  readonly tool_calls: number;
+  readonly tool_calls_exact: boolean;
+  readonly outcome: string;
+  readonly ended: boolean;
+  readonly first_prompt: string | null;
+  readonly bytes: number;
+  readonly mtime_ms: number;
+}
+
+type Rec = Record<string, unknown>;
+
+function readRange(path: string, start: number, length: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, length));
+  const fd = openSync(path, "r");
+  try {
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, start + off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Parse complete JSON-object lines; `dropFirst`/`dropLast` discard lines a window cut through. */
+function parseLines(text: string, dropFirst: boolean, dropLast: boolean): Rec[] {
+  const lines = text.split("\n");
+  if (dropFirst) lines.shift();
+  if (dropLast) lines.pop();
+  const out: Rec[] = [];
+  for (const line of lines) {
+    if (!line) continue;
+    try {
+      const v = JSON.parse(line);
+      if (v && typeof v === "object" && !Array.isArray(v)) out.push(v as Rec);
+    } catch {
+      // a corrupt line is the full view's business
+    }
+  }
+  return out;
+}
+
+/** A stored string, or the head of a cut one. */
+export function textOf(v: unknown): string | null {
+  if (typeof v === "string") return v;
+  if (v && typeof v === "object" && typeof (v as Rec).head === "string") return (v as Rec).head as string;
+  return null;
+}
+
+/** The records a bounded read sees, and whether they are all of the session's. */
+export function boundedRecords(entry: SessionEntry): { head: Rec[]; tail: Rec[]; complete: boolean } {
+  const segs = entry.segments;
+  const total = segs.reduce((n, s) => n + s.bytes, 0);
+  if (total <= HEAD_BYTES + TAIL_BYTES) {
+    const text = segs.map((s) => readRange(s.path, 0, s.bytes).toString("utf8")).join("");
+    return { head: parseLines(text, false, false), tail: [], complete: true };
+  }
+  const first = segs[0]!;
+  const last = segs[segs.length - 1]!;
+  const headLen = Math.min(HEAD_BYTES, first.bytes);
+  const head = parseLines(readRange(first.path, 0, headLen).toString("utf8"), false, headLen < first.bytes);
+  const tailStart = Math.max(0, last.bytes - TAIL_BYTES);
+  const tail = parseLines(readRange(last.path, tailStart, last.bytes - tailStart).toString("utf8"), tailStart > 0, false);
+  return { head, tail, complete: false };
+}
+
+/** A row from records; `complete` when they are every record of the session. */
+export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete: boolean): SessionRow {
+  const seen = new Set<unknown>();
+  const all: Rec[] = [];
+  for (const r of [...head, ...tail]) {
+    if (r.id !== undefined && seen.has(r.id)) continue;
+    seen.add(r.id);
+    all.push(r);
+  }
+  const start = all.find((r) => r.type === "session_start");
+  const first = all[0];
+  const lastRec = all[all.length - 1];
+  const prompt = all.find((r) => r.type === "message" && r.role === "user");
+  const startTs = typeof (start?.ts ?? first?.ts) === "string" ? ((start?.ts ?? first?.ts) as string) : null;
+  const lastTs = typeof lastRec?.ts === "string" ? lastRec.ts : null;
+  const t0 = startTs ? Date.parse(startTs) : NaN;
+  const t1 = lastTs ? Date.parse(lastTs) : NaN;
+  const cwd = textOf(start?.cwd);
+  const promptText = textOf(prompt?.text);
+  const bytes = entry.segments.reduce((n, s) => n + s.bytes, 0);
+  return {
+    key: entry.key,
+    session_id: typeof first?.session_id === "string" ? first.session_id : entry.key.replace(/\.jsonl$/, ""),
+    harness: typeof first?.harness === "string" ? first.harness : null,
+    repo: entry.repo ?? cwd,
+    cwd,
+    start: startTs,
+    last: lastTs,
+    duration_ms: Number.isFinite(t0) && Number.isFinite(t1) ? Math.max(0, t1 - t0) : null,
+    tool_calls: all.filter((r) => r.type === "tool_call").length,
+    tool_calls_exact: complete,
+    outcome: outcomeOf(all),
+    ended: all.some((r) => r.type === "session_end"),
+    first_prompt: promptText === null ? null : promptText.slice(0, PROMPT_MAX),
+    bytes,
+    mtime_ms: Math.max(0, ...entry.segments.map((s) => s.mtimeMs)),
+  };
+}
+
+/** The row for one session from a bounded read. */
+export function summarize(entry: SessionEntry): SessionRow {
+  const { head, tail, complete } = boundedRecords(entry);
+  return rowFrom(entry, head, tail, complete);
+}
+
+function signature(entry: SessionEntry): string {
+  return entry.segments.map((s) => `${s.path}\0${s.bytes}\0${s.mtimeMs}`).join("\0");
+}
+
+/** Rows cached by segment paths, sizes and mtimes. */
+export class SummaryCache {
+  private readonly rows = new Map<string, { sig: string; row: SessionRow }>();
+
+  get(entry: SessionEntry): SessionRow {
+    const sig = signature(entry);
+    const hit = this.rows.get(entry.key);
+    if (hit && hit.sig === sig) return hit.row;
+    let row: SessionRow;
+    try {
+      row = summarize(entry);
+    } catch {
+      row = rowFrom(entry, [], [], false);
+    }
+    this.rows.set(entry.key, { sig, row });
+    return row;
+  }
+
+  /** Replace a row with one computed from the whole session (exact counts). */
+  putExact(entry: SessionEntry, records: Rec[]): SessionRow {
+    const row = rowFrom(entry, records, [], true);
+    this.rows.set(entry.key, { sig: signature(entry), row });
+    return row;
+  }
+}
+
+export interface ListQuery {
+  readonly q?: string;
+  readonly harness?: string;
+  readonly outcome?: string;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+export interface ListPage {
+  readonly total: number;
+  readonly offset: number;
+  readonly limit: number;
+  readonly rows: SessionRow[];
+  readonly harnesses: string[];
+  readonly outcomes: string[];
+}
+
+/** Filter, search (case-insensitive substring), sort newest first, page. Pure. */
+export function listPage(all: readonly SessionRow[], query: ListQuery): ListPage {
+  const q = query.q?.trim().toLowerCase() ?? "";
+  const limit = Math.min(500, Math.max(1, query.limit ?? 50));
+  const offset = Math.max(0, query.offset ?? 0);
+  const rows = all.filter((r) => {
+    if (query.harness && r.harness !== query.harness) return false;
+    if (query.outcome && r.outcome !== query.outcome) return false;
+    if (!q) return true;
+    return [r.session_id, r.repo, r.cwd, r.first_prompt, r.harness].some((f) => f?.toLowerCase().includes(q));
+  });
+  const when = (r: SessionRow) => (r.start ? Date.parse(r.start) : NaN) || r.mtime_ms;
+  rows.sort((a, b) => when(b) - when(a) || (a.key < b.key ? -1 : 1));
+  return {
+    total: rows.length,
+    offset,
+    limit,
+    rows: rows.slice(offset, offset + limit),
+    harnesses: [...new Set(all.map((r) => r.harness).filter((h): h is string => !!h))].sort(),
+    outcomes: [...new Set(all.map((r) => r.outcome))].sort(),
+  };
+}
