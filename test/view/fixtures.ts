@@ -76,7 +76,8 @@ export function manySessions(home: string, count: number, start = new Date("2026
     const s = new Date(start.getTime() - i * 37 * 60_000);
     const recs = demoSession({ sessionId: `sess-${String(i).padStart(5, "0")}-${(i * 2654435761) % 1e8}`, start: s, cwd: `/home/dev/src/${REPOS[i % REPOS.length]}`, prompt: PROMPTS[i % PROMPTS.length], harness: i % 7 === 3 ? "codex" : "claude", end: i % 5 !== 1 });
     if (i % 4 === 2) recs.splice(8); // no oracle configured: no verdicts
-    if (i % 6 === 4) recs.splice(recs.findIndex((r) => r.attempt === 2)); // the gate gave up after the FAIL
+    const pass = recs.findIndex((r) => r.attempt === 2);
+    if (i % 6 === 4 && pass >= 0) recs.splice(pass); // the gate gave up after the FAIL
     names.push(writeSession(home, recs));
   }
   return names;
