@@ -69,6 +69,14 @@
   function jsonBlock(v) {
     if (typeof v === "string") return pre(v);
     if (isCut(v)) return h("pre", { class: "block" }, marked(v.head), cutMark(v));
+    // An object of mostly strings (a tool's stdout/stderr, a file's content): each field as its own text block.
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const entries = Object.entries(v);
+      const flat = entries.length > 0 && entries.length <= 12 && entries.every(([, x]) => x === null || typeof x !== "object" || isCut(x));
+      if (flat && entries.some(([, x]) => typeof x === "string" && x.includes("\n"))) {
+        return h("dl", { class: "fields" }, entries.flatMap(([k, x]) => [h("dt", { text: k }), h("dd", null, typeof x === "string" || isCut(x) ? jsonBlock(x) : h("code", { text: JSON.stringify(x) }))]));
+      }
+    }
     return pre(JSON.stringify(v, null, 2));
   }
   function sizeOf(v) {
@@ -151,7 +159,8 @@
     const input = r.input && typeof r.input === "object" ? r.input : {};
     const output = r.output && typeof r.output === "object" ? r.output : {};
     const file = plain(input.file_path || input.path || output.filePath || "");
-    const head = [`--- a/${file}`, `+++ b/${file}`];
+    const rel = file.replace(/^\/+/, "");
+    const head = [`--- a/${rel}`, `+++ b/${rel}`];
     if (Array.isArray(output.structuredPatch) && output.structuredPatch.length) {
       const out = [...head];
       for (const hk of output.structuredPatch) {
@@ -166,7 +175,7 @@
       for (const e of input.edits) if (e && e.old_string !== undefined) out.push("@@ edit @@", ...lineDiff(plain(e.old_string), plain(e.new_string)));
       return out.join("\n");
     }
-    if (input.content !== undefined && /write/i.test(plain(r.tool_name))) return [`--- /dev/null`, `+++ b/${file}`, "@@ new content @@", ...plain(input.content).split("\n").map((l) => `+${l}`)].join("\n");
+    if (input.content !== undefined && /write/i.test(plain(r.tool_name))) return [`--- /dev/null`, `+++ b/${rel}`, "@@ new content @@", ...plain(input.content).split("\n").map((l) => `+${l}`)].join("\n");
     return null;
   }
 
@@ -215,7 +224,7 @@
         const diffNote =
           typeof r.diff === "string"
             ? section("Diff sent to the oracle", diffBlock(r.diff), true)
-            : h("div", { class: "note" }, "Diff sent to the oracle: ", r.diff_sha256 ? `sha256 ${plain(r.diff_sha256)}, ${fmtBytes(r.diff_bytes)}, ${r.diff_files ?? "?"} files` : "not recorded", ". The record keeps the diff's digest and size, not the patch itself.");
+            : h("div", { class: "note" }, "Diff sent to the oracle: ", r.diff_sha256 ? `sha256 ${plain(r.diff_sha256)}, ${fmtBytes(r.diff_bytes)}, ${r.diff_files ?? "?"} file${r.diff_files === 1 ? "" : "s"}` : "not recorded", ". The record keeps the diff's digest and size, not the patch itself.");
         return item(
           r,
           [
@@ -260,7 +269,7 @@
       listTimer = setTimeout(showList, 200);
     });
     const select = (name, values) => {
-      const el = h("select", { class: "filter", "data-filter": name }, h("option", { value: "", text: `all ${name}s` }), values.map((v) => h("option", { value: v, text: v })));
+      const el = h("select", { class: "filter", "data-filter": name }, h("option", { value: "", text: name === "harness" ? "all harnesses" : `all ${name}s` }), values.map((v) => h("option", { value: v, text: v })));
       el.value = s[name];
       el.addEventListener("change", () => {
         s[name] = el.value;

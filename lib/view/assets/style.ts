@@ -49,4 +49,7 @@ pre.diff .dl { display: block; } .d-add { background: #e6f6ea; color: #125c26; }
 .redacted { background: #2b2d30; color: #ffd866; border-radius: 3px; padding: 0 3px; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 11px; }
 .cutmark { color: var(--warn); font-style: italic; }
 .error { color: var(--err); }
+dl.fields { margin: 4px 0; display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; }
+dl.fields dt { color: var(--dim); font-size: 12px; padding-top: 9px; } dl.fields dd { margin: 0; min-width: 0; }
+dl.fields code { display: inline-block; padding-top: 8px; font-size: 12px; }
 `;
