@@ -69,10 +69,10 @@ btest("the sessions table: newest first, paged, with search", async () => {
   expect(await page.locator("tr.row").first().getAttribute("data-key")).toBe(`${DEMO}.jsonl`);
   expect(await page.locator("tr.row").first().textContent()).toContain("invoice total");
   await page.fill("input.search", "nightly job");
-  await page.waitForFunction(() => document.querySelector(".count")?.textContent?.includes("of 10"));
+  await page.locator(".count", { hasText: "of 10 " }).waitFor();
   expect(await page.locator("tr.row").count()).toBe(10);
   await page.fill("input.search", "");
-  await page.waitForFunction(() => document.querySelector(".count")?.textContent?.includes("of 61"));
+  await page.locator(".count", { hasText: "of 61 " }).waitFor();
   if (shots) {
     mkdirSync(join(ROOT, "docs"), { recursive: true });
     await page.screenshot({ path: join(ROOT, "docs", "view-sessions.png") });
@@ -109,7 +109,7 @@ btest("one session: timeline, a tool call expanded with its diff, verdicts, reda
   await hostile.locator("summary").first().click();
   await hostile.locator("details.output summary").click();
   expect(await hostile.locator("details.output pre").first().textContent()).toContain(HOSTILE);
-  expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+  expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
   expect(await page.locator("#timeline img, #timeline script, #timeline b").count()).toBe(0);
   if (shots) await page.screenshot({ path: join(ROOT, "docs", "view-session.png"), fullPage: true });
 });
