@@ -1,0 +1,48 @@
+/**
+ * The sessions list with many sessions: time of `/api/sessions` (one page of
+ * 50) on a store of N sessions, cold (every file's head and tail read once),
+ * warm (cache hits: one stat per file), with a search, and deep in the pages.
+ * `--big K` makes K of the sessions 8 MB each (a large tool output in the
+ * middle) to show that the list reads only their ends.
+ *
+ *   bun bench/view/list.ts [--sessions 10000] [--big 100]
+ *
+ * Figures are printed, not asserted.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startViewer } from "../../lib/view/server.ts";
+import { localSource } from "../../lib/view/source.ts";
+import { manySessions } from "../../test/view/fixtures.ts";
+
+const { values } = parseArgs({ options: { sessions: { type: "string", default: "10000" }, big: { type: "string", default: "100" } } });
+const N = Number(values.sessions);
+const BIG = Number(values.big);
+
+const home = mkdtempSync(join(tmpdir(), "tg-bench-list-"));
+let t = performance.now();
+const names = manySessions(home, N);
+const filler = `${JSON.stringify({ id: "filler", type: "tool_call", session_id: "x", harness: "claude", ts: "2026-01-01T00:00:00Z", tool_name: "Read", output: "y".repeat(8 << 20) })}\n`;
+for (let i = 0; i < BIG; i++) {
+  // Appended at the end: the tail window then holds only the filler's last bytes, the worst case.
+  appendFileSync(join(home, "sessions", names[i * Math.floor(N / Math.max(1, BIG))]!), filler);
+}
+const total = readdirSync(join(home, "sessions")).reduce((n, f) => n + statSync(join(home, "sessions", f)).size, 0);
+console.log(`bench/view/list: ${N} sessions (${BIG} of them over 8 MB), ${(total / 1e6).toFixed(0)} MB in the store, written in ${((performance.now() - t) / 1000).toFixed(1)} s; load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+
+const v = startViewer({ source: localSource(home), port: 0, accessToken: "t".repeat(48), proofToken: null });
+async function time(label: string, qs: string): Promise<void> {
+  t = performance.now();
+  const res = await fetch(`http://127.0.0.1:${v.port}/api/sessions?${qs}`, { headers: { "x-tracegate-token": "t".repeat(48) } });
+  const body = (await res.json()) as { total: number; rows: unknown[] };
+  console.log(`${label.padEnd(34)} ${(performance.now() - t).toFixed(0).padStart(6)} ms   total ${body.total}, ${body.rows.length} rows`);
+}
+await time("cold (every head and tail read)", "limit=50");
+await time("warm (cache: one stat per file)", "limit=50");
+await time("warm, search", "q=nightly&limit=50");
+await time("warm, page 150", "offset=7450&limit=50");
+await time("warm, filter outcome", "outcome=no_oracle&limit=50");
+v.stop();
+rmSync(home, { recursive: true, force: true });
