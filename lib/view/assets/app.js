@@ -159,7 +159,9 @@
     const input = r.input && typeof r.input === "object" ? r.input : {};
     const output = r.output && typeof r.output === "object" ? r.output : {};
     const file = plain(input.file_path || input.path || output.filePath || "");
-    const rel = file.replace(/^\/+/, "");
+    // Paths relative to the session's directory, as git would print them.
+    const cwd = state.session && state.session.cwd ? `${state.session.cwd.replace(/\/+$/, "")}/` : null;
+    const rel = (cwd && file.startsWith(cwd) ? file.slice(cwd.length) : file).replace(/^\/+/, "");
     const head = [`--- a/${rel}`, `+++ b/${rel}`];
     if (Array.isArray(output.structuredPatch) && output.structuredPatch.length) {
       const out = [...head];
@@ -323,7 +325,7 @@
       return;
     }
     const r = data.row;
-    state.session = { key, session_id: r.session_id };
+    state.session = { key, session_id: r.session_id, cwd: r.cwd };
     state.seen = new Set(data.records.map((x) => x.id));
     const timeline = h("ol", { class: "timeline", id: "timeline" }, data.records.map(renderRecord));
     clear(root);
