@@ -151,7 +151,7 @@ test("a record for a live pid whose port is closed is cleaned", async () => {
   expect(existsSync(discoveryPath(h))).toBe(false);
 });
 
-test("a listener that never answers costs the hook its small deadline, not its cap, and the record stays", async () => {
+test("a listener that never answers costs one hook its small deadline, not its cap, and its record is cleaned", async () => {
   const h = home();
   const hang = impostor(() => new Promise<string>(() => {}));
   stops.push(hang.stop);
@@ -159,7 +159,22 @@ test("a listener that never answers costs the hook its small deadline, not its c
   const r = await hook(h, "hang-1");
   // Not a timing assert on load: the cap is 2.5 s; the forwarder gives up after 150 ms.
   expect(r.ms).toBeLessThan(2500);
-  expect(existsSync(discoveryPath(h))).toBe(true);
+  expect(existsSync(discoveryPath(h))).toBe(false);
+  await hook(h, "hang-2");
+  expect(hang.seen.length).toBe(1);
+});
+
+test("a running viewer puts its record back if something removed it", async () => {
+  const h = home();
+  const v = await viewer(h);
+  const before = readFileSync(discoveryPath(h), "utf8");
+  cleanup(discoveryPath(h));
+  for (let i = 0; i < 100 && !existsSync(discoveryPath(h)); i++) await Bun.sleep(100);
+  expect(readFileSync(discoveryPath(h), "utf8")).toBe(before);
+  const live = await liveStream(v);
+  stops.push(() => live.close());
+  await hook(h, "restored-1");
+  await live.waitFor((e) => e.kind === "records" && e.records[0]?.session_id === "restored-1");
 });
 
 test("a symlinked, group-readable or malformed record is ignored: nothing is contacted", async () => {
