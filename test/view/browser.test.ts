@@ -4,7 +4,7 @@
  * hook posting live events. Set TRACEGATE_SCREENSHOTS=1 to rewrite
  * docs/view-sessions.png and docs/view-session.png from this run.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { setDefaultTimeout, afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,9 @@ import type { BrowserContext, Page } from "playwright-core";
 import { cleanup, postToolUse, ROOT, run, tempDir } from "../support/tracegate.ts";
 import { demoSession, HOSTILE, manySessions, writeSession } from "./fixtures.ts";
 import { startViewerProc, type ViewerProc } from "./support.ts";
+
+// Each test spawns the compiled binary several times; a loaded 2-core machine needs room.
+setDefaultTimeout(60_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const have = existsSync(CHROMIUM);

@@ -6,12 +6,15 @@
  * (exit 0, empty stdout, the record still in the store), and stale records
  * are cleaned.
  */
-import { afterEach, expect, test } from "bun:test";
+import { setDefaultTimeout, afterEach, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 import { discoveryPath, proofFor } from "../../lib/view/discovery.ts";
 import { impostor, liveStream, startViewerProc, type ViewerProc } from "./support.ts";
+
+// Each test spawns the compiled binary several times; a loaded 2-core machine needs room.
+setDefaultTimeout(60_000);
 
 const dirs: string[] = [];
 const stops: (() => unknown)[] = [];

@@ -3,7 +3,7 @@
  * Origin checks, listing and reading sessions, `--from file://`, and its
  * errors. Requests are made with node:http so the Host header is ours to set.
  */
-import { afterEach, expect, test } from "bun:test";
+import { setDefaultTimeout, afterEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -11,6 +11,9 @@ import { pathToFileURL } from "node:url";
 import { cleanup, run, tempDir } from "../support/tracegate.ts";
 import { demoSession, manySessions, writeSession } from "./fixtures.ts";
 import { startViewerProc, type ViewerProc } from "./support.ts";
+
+// Each test spawns the compiled binary several times; a loaded 2-core machine needs room.
+setDefaultTimeout(60_000);
 
 const dirs: string[] = [];
 const viewers: ViewerProc[] = [];
@@ -145,7 +148,7 @@ test("user errors: a clear message and a non-zero exit", async () => {
     [["--port", "abc"], /--port must be a number/],
     [["--port", "70000"], /--port must be a number/],
     [["--from", "s3://bucket/prefix"], /s3:\/\/ is not readable by the viewer yet/],
-    [["--from", "file:///nonexistent/dir"], /not a readable directory/],
+    [["--from", pathToFileURL(join(h, "no-such-dir")).href], /not a readable directory/],
     [["--from", "not a url"], /is not a URL/],
     [["--bogus"], /usage: tracegate view/],
   ];
