@@ -1,6 +1,7 @@
 /**
  * One row of the sessions table, from a bounded read of the session: the
- * first HEAD_BYTES and the last TAIL_BYTES, never the whole file (a session
+ * first HEAD_BYTES and the last TAIL_BYTES (TAIL_RETRY_BYTES when the last
+ * record is larger than that), never the whole file (a session
  * with a few large tool outputs can be hundreds of MB). What the head says:
  * harness, cwd, start, first prompt. What the tail says: last activity, the
  * verdicts and the session end. Tool calls are counted exactly when the two
@@ -20,6 +21,8 @@ import type { SessionEntry } from "./source.ts";
 
 export const HEAD_BYTES = 32 * 1024;
 export const TAIL_BYTES = 32 * 1024;
+/** The second look at the tail: above the store's default record cap (2 MiB). */
+export const TAIL_RETRY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 /** How much of the first prompt a row carries. */
 const PROMPT_MAX = 300;
 
@@ -97,8 +100,14 @@ export function boundedRecords(entry: SessionEntry): { head: Rec[]; tail: Rec[];
   const last = segs[segs.length - 1]!;
   const headLen = Math.min(HEAD_BYTES, first.bytes);
   const head = parseLines(readRange(first.path, 0, headLen).toString("utf8"), false, headLen < first.bytes);
-  const tailStart = Math.max(0, last.bytes - TAIL_BYTES);
-  const tail = parseLines(readRange(last.path, tailStart, last.bytes - tailStart).toString("utf8"), tailStart > 0, false);
+  let tail: Rec[] = [];
+  // A session that ends in a large record (a live one mid tool output) shows no whole line in the
+  // tail window: look once more, far enough back to hold the largest record the store writes.
+  for (const window of [TAIL_BYTES, TAIL_RETRY_BYTES]) {
+    const tailStart = Math.max(0, last.bytes - window);
+    tail = parseLines(readRange(last.path, tailStart, last.bytes - tailStart).toString("utf8"), tailStart > 0, false);
+    if (tail.length > 0 || tailStart === 0) break;
+  }
   return { head, tail, complete: false };
 }
 

@@ -31,6 +31,14 @@ let viewer: ViewerProc;
 let ctx: BrowserContext;
 let page: Page;
 const DEMO = "demo-7f3c2a9e";
+/** Records a hostile agent could write into its own session file: odd shapes, HTML in every field. */
+const WEIRD = [
+  { id: "w1", session_id: "weird-1", harness: "<b>h</b>", ts: "2026-01-01T00:00:00Z", type: "session_start", cwd: { cut: true, head: "<script>window.__pwned=1</script>", sha256: "<i>", bytes: "<u>" } },
+  { id: "w2", session_id: "weird-1", harness: "claude", ts: "not a time", type: "tool_call", tool_name: { x: "<img src=x onerror=window.__pwned=2>" }, status: { a: 1 }, duration_ms: "<b>", input: { file_path: "<svg onload=window.__pwned=3>", old_string: ["x"], new_string: 5 }, output: { structuredPatch: [{ lines: "not an array" }, null, { oldStart: "<b>", lines: ["+<script>window.__pwned=4</script>"] }] } },
+  { id: "w3", session_id: "weird-1", harness: "claude", ts: "2026-01-01T00:00:01Z", type: "oracle_verdict", verdict: { v: "<b>PASS</b>" }, attempt: { n: 1 }, verified: "yes", decision: "<allow>", diff: "+<iframe src=javascript:window.__pwned=5>" },
+  { id: "w4", session_id: "weird-1", harness: "claude", ts: "2026-01-01T00:00:02Z", type: { nested: "<script>" }, payload: "<script>window.__pwned=6</script>" },
+  { id: "w5", session_id: "weird-1", harness: "claude", ts: "2026-01-01T00:00:03Z", type: "message", role: "user", text: { cut: true, head: "<a href=javascript:window.__pwned=7>click</a>", sha256: "x", bytes: 9 } },
+];
 
 beforeAll(async () => {
   if (!have) return;
@@ -38,6 +46,7 @@ beforeAll(async () => {
   profile = mkdtempSync(join(tmpdir(), "tg-chromium-"));
   manySessions(home, 60);
   writeSession(home, demoSession({ sessionId: DEMO, start: new Date("2026-12-01T09:12:00Z"), verdictDiff: true }));
+  writeSession(home, WEIRD);
   viewer = await startViewerProc(home);
   const { chromium } = await import("playwright-core");
   ctx = await chromium.launchPersistentContext(profile, {
@@ -67,7 +76,7 @@ btest("the sessions table: newest first, paged, with search", async () => {
   await page.goto(viewer.url);
   await page.waitForSelector("table.sessions tbody tr.row");
   expect(await page.locator("tr.row").count()).toBe(50);
-  expect(await page.textContent(".count")).toContain("of 61");
+  expect(await page.textContent(".count")).toContain("of 62");
   // The demo session is the newest.
   expect(await page.locator("tr.row").first().getAttribute("data-key")).toBe(`${DEMO}.jsonl`);
   expect(await page.locator("tr.row").first().textContent()).toContain("invoice total");
@@ -75,7 +84,7 @@ btest("the sessions table: newest first, paged, with search", async () => {
   await page.locator(".count", { hasText: "of 10 " }).waitFor();
   expect(await page.locator("tr.row").count()).toBe(10);
   await page.fill("input.search", "");
-  await page.locator(".count", { hasText: "of 61 " }).waitFor();
+  await page.locator(".count", { hasText: "of 62 " }).waitFor();
   if (shots) {
     mkdirSync(join(ROOT, "docs"), { recursive: true });
     await page.screenshot({ path: join(ROOT, "docs", "view-sessions.png") });
@@ -115,6 +124,16 @@ btest("one session: timeline, a tool call expanded with its diff, verdicts, reda
   expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
   expect(await page.locator("#timeline img, #timeline script, #timeline b").count()).toBe(0);
   if (shots) await page.screenshot({ path: join(ROOT, "docs", "view-session.png"), fullPage: true });
+});
+
+btest("a hostile session file (odd shapes, markup in every field) renders every record as text", async () => {
+  await page.goto(`${viewer.url}#/s/weird-1.jsonl`);
+  await page.waitForSelector("#timeline li");
+  expect(await page.locator("#timeline > li").count()).toBe(WEIRD.length);
+  expect(await page.locator("#timeline img, #timeline script, #timeline svg, #timeline iframe, #timeline a, #timeline b").count()).toBe(0);
+  await page.locator("#timeline details").evaluateAll((els) => els.forEach((e) => e.setAttribute("open", "")));
+  expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
+  expect(await page.textContent("#timeline")).toContain("<script>window.__pwned=6</script>");
 });
 
 btest("a new event appears live while the compiled hook runs", async () => {

@@ -42,6 +42,18 @@ test("a large session is summarised from its head and tail only, with the tool c
   expect(cache.get(entry).tool_calls_exact).toBe(true);
 });
 
+test("a session ending in a large record still shows its last record's time", () => {
+  const h = home();
+  const recs = demoSession({ sessionId: "tailbig", start: new Date("2026-12-01T10:00:00Z"), end: false });
+  const name = writeSession(h, recs);
+  const last = { ...recs[2], id: "big-last", ts: "2026-12-01T10:30:00.000Z", output: "q".repeat(1 << 20) };
+  appendFileSync(join(h, "sessions", name), `${JSON.stringify(last)}\n`);
+  const row = summarize(localSource(h).list()[0]!);
+  expect(row.last).toBe("2026-12-01T10:30:00.000Z");
+  expect(row.duration_ms).toBe(30 * 60_000);
+  expect(row.ended).toBe(false);
+});
+
 test("the cache answers an unchanged session without reading it, and rereads one that grew", () => {
   const h = home();
   const name = writeSession(h, demoSession({ sessionId: "c1", start: new Date(), end: false }));

@@ -200,7 +200,15 @@
   function item(r, body, cls) {
     return h("li", { class: `ev ${cls || ""}`, "data-type": r.type, "data-id": plain(r.id) }, h("div", { class: "when", title: plain(r.ts), text: fmtTime(r.ts).split(", ").pop() }), h("div", { class: "what" }, body, liveCutNote(r)));
   }
+  /** A record that cannot be drawn (a hostile or corrupt shape) still shows, as its JSON text. */
   function renderRecord(r) {
+    try {
+      return drawRecord(r);
+    } catch (e) {
+      return h("li", { class: "ev other", "data-type": "unrenderable" }, h("div", { class: "when", text: "" }), h("div", { class: "what" }, h("span", { class: "error", text: `unrenderable record (${e && e.message})` }), pre(JSON.stringify(r))));
+    }
+  }
+  function drawRecord(r) {
     switch (r.type) {
       case "session_start":
         return item(r, [h("div", { class: "head" }, badge("session start", "t-start"), " ", str(r.cwd)), h("div", { class: "meta" }, `base ${plain(r.base_commit) || "none"}`, r.model ? ` · model ${plain(r.model)}` : "", r.source ? ` · ${plain(r.source)}` : "")], "start");
