@@ -2,14 +2,14 @@
  * The sessions list with many sessions: time of `/api/sessions` (one page of
  * 50) on a store of N sessions, cold (every file's head and tail read once),
  * warm (cache hits: one stat per file), with a search, and deep in the pages.
- * `--big K` makes K of the sessions 8 MB each (a large tool output in the
- * middle) to show that the list reads only their ends.
+ * `--big K` makes K of the sessions 8 MB each (eight 1 MiB tool outputs in
+ * the middle) to show that the list reads only their ends.
  *
  *   bun bench/view/list.ts [--sessions 10000] [--big 100]
  *
  * Figures are printed, not asserted.
  */
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -24,10 +24,13 @@ const BIG = Number(values.big);
 const home = mkdtempSync(join(tmpdir(), "tg-bench-list-"));
 let t = performance.now();
 const names = manySessions(home, N);
-const filler = `${JSON.stringify({ id: "filler", type: "tool_call", session_id: "x", harness: "claude", ts: "2026-01-01T00:00:00Z", tool_name: "Read", output: "y".repeat(8 << 20) })}\n`;
+// Big sessions as the store writes them: records under the 2 MiB record cap (eight 1 MiB tool
+// outputs) in the middle, the session's own small records at both ends.
+const filler = Array.from({ length: 8 }, (_, k) => `${JSON.stringify({ id: `filler-${k}`, type: "tool_call", session_id: "x", harness: "claude", ts: "2026-01-01T00:00:00Z", tool_name: "Read", output: "y".repeat(1 << 20) })}\n`).join("");
 for (let i = 0; i < BIG; i++) {
-  // Appended at the end: the tail window then holds only the filler's last bytes, the worst case.
-  appendFileSync(join(home, "sessions", names[i * Math.floor(N / Math.max(1, BIG))]!), filler);
+  const path = join(home, "sessions", names[i * Math.floor(N / Math.max(1, BIG))]!);
+  const lines = readFileSync(path, "utf8").split(/(?<=\n)/);
+  writeFileSync(path, [...lines.slice(0, 3), filler, ...lines.slice(3)].join(""));
 }
 const total = readdirSync(join(home, "sessions")).reduce((n, f) => n + statSync(join(home, "sessions", f)).size, 0);
 console.log(`bench/view/list: ${N} sessions (${BIG} of them over 8 MB), ${(total / 1e6).toFixed(0)} MB in the store, written in ${((performance.now() - t) / 1000).toFixed(1)} s; load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);

@@ -214,13 +214,13 @@ export function listPage(all: readonly SessionRow[], query: ListQuery): ListPage
     if (!q) return true;
     return [r.session_id, r.repo, r.cwd, r.first_prompt, r.harness].some((f) => f?.toLowerCase().includes(q));
   });
-  const when = (r: SessionRow) => (r.start ? Date.parse(r.start) : NaN) || r.mtime_ms;
-  rows.sort((a, b) => when(b) - when(a) || (a.key < b.key ? -1 : 1));
+  const keyed = rows.map((r) => ({ r, when: (r.start ? Date.parse(r.start) : NaN) || r.mtime_ms }));
+  keyed.sort((a, b) => b.when - a.when || (a.r.key < b.r.key ? -1 : 1));
   return {
-    total: rows.length,
+    total: keyed.length,
     offset,
     limit,
-    rows: rows.slice(offset, offset + limit),
+    rows: keyed.slice(offset, offset + limit).map((k) => k.r),
     harnesses: [...new Set(all.map((r) => r.harness).filter((h): h is string => !!h))].sort(),
     outcomes: [...new Set(all.map((r) => r.outcome))].sort(),
   };

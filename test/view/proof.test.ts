@@ -7,7 +7,7 @@
  * are cleaned.
  */
 import { setDefaultTimeout, afterEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 import { discoveryPath, proofFor } from "../../lib/view/discovery.ts";
@@ -66,6 +66,17 @@ test("a running viewer writes a 0600 discovery record, receives the hook's event
   expect(ev.records[0].id).toBe(recordsIn(h).find((x) => x.session_id === "live-1").id);
   await v.stop("SIGTERM");
   expect(existsSync(discoveryPath(h))).toBe(false);
+});
+
+test("a symlink planted at the record path is replaced, never followed, when a viewer starts", async () => {
+  const h = home();
+  const target = join(h, "precious.txt");
+  writeFileSync(target, "keep me\n");
+  symlinkSync(target, discoveryPath(h));
+  await viewer(h);
+  expect(readFileSync(target, "utf8")).toBe("keep me\n");
+  expect(lstatSync(discoveryPath(h)).isFile()).toBe(true);
+  expect(lstatSync(discoveryPath(h)).mode & 0o777).toBe(0o600);
 });
 
 test("forwarded events are redacted: what reaches the page is what reached the disk", async () => {
