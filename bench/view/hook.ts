@@ -101,7 +101,11 @@ viewer.kill("SIGTERM");
 await viewer.exited;
 impostor.stop(true);
 hang.stop(true);
+// A hook that failed silently would look fast: every run must have left its record.
+const { readFileSync } = await import("node:fs");
+const short = Object.entries(homes).filter(([, h]) => readFileSync(join(h, "sessions", "bench-view.jsonl"), "utf8").split("\n").filter(Boolean).length !== RUNS + 1);
 for (const h of Object.values(homes)) rmSync(h, { recursive: true, force: true });
+if (short.length) throw new Error(`records missing in: ${short.map(([k]) => k).join(", ")}`);
 
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 console.log(`bench/view/hook: ${RUNS} runs each, interleaved; ${BIN}${AGAINST ? ` against ${AGAINST}` : ""}; load ${loadavg().map((x) => x.toFixed(2)).join(" ")}; cap ${OBSERVER_CAP_MS} ms`);

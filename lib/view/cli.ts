@@ -34,6 +34,7 @@ function openBrowser(url: string): void {
   }
 }
 
+/** `tracegate view`: returns only on a usage or start-up error (exit code); otherwise runs until a signal. */
 export async function viewCommand(argv: string[]): Promise<number> {
   let values: { port?: string; from?: string; open?: boolean };
   try {

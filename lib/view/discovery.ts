@@ -28,6 +28,7 @@ export { DISCOVERY_FILE };
 /** Largest discovery record a hook reads; anything bigger is not ours. */
 const MAX_RECORD_BYTES = 4096;
 
+/** What a running viewer tells hooks about itself (the file's exact JSON shape). */
 export interface Discovery {
   /** Always 1; a reader refuses other versions. */
   readonly v: 1;
@@ -39,6 +40,7 @@ export interface Discovery {
   readonly started_at: string;
 }
 
+/** `<data dir>/view.json`. */
 export function discoveryPath(home: string): string {
   return join(home, DISCOVERY_FILE);
 }

@@ -18,6 +18,7 @@ import type { TraceRecord } from "../trace/record.ts";
 /** File name of the discovery record inside the data dir (defined here so the hook path imports nothing more). */
 export const DISCOVERY_FILE = "view.json";
 
+/** Forward records already in the store to a proven viewer, if one runs; never throws or prints. */
 export async function forwardToViewer(
   home: string,
   hook: string,

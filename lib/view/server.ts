@@ -94,6 +94,7 @@ function readEntry(entry: SessionEntry): string {
   return entry.segments.map((s) => readFileSync(s.path, "utf8")).join("");
 }
 
+/** Listen on 127.0.0.1 (`opts.port`, 0 for a free one) and serve the page, its API and the hook routes. */
 export function startViewer(opts: ViewerOptions): Viewer {
   const cache = new SummaryCache();
   let entries = new Map<string, SessionEntry>();
