@@ -57,6 +57,8 @@ const NONCE_MAX = 4096;
 /** The largest session the page loads whole. */
 export const SESSION_MAX_BYTES = 256 * 1024 * 1024;
 const HEX32 = /^[0-9a-f]{32}$/;
+/** Cold session reads between yields to the event loop (a hook's challenge waits at most this long). */
+const COLD_READS_PER_TURN = 100;
 
 /** The page shell; everything else is built by app.js with text nodes. `__TOKEN__` is hex. */
 const INDEX_HTML = `<!doctype html>
@@ -179,8 +181,24 @@ export function startViewer(opts: ViewerOptions): Viewer {
     return text("not found\n", 404);
   }
 
-  function sessionsRoute(url: URL): Response {
-    const all: SessionRow[] = relist().map((e) => cache.get(e));
+  /** Rows for every session; reads of uncached sessions yield now and then so hook challenges are answered meanwhile. */
+  async function allRows(): Promise<SessionRow[]> {
+    const rows: SessionRow[] = [];
+    let reads = 0;
+    for (const e of relist()) {
+      const hit = cache.peek(e);
+      if (hit) {
+        rows.push(hit);
+        continue;
+      }
+      rows.push(cache.get(e));
+      if (++reads % COLD_READS_PER_TURN === 0) await Bun.sleep(0);
+    }
+    return rows;
+  }
+
+  async function sessionsRoute(url: URL): Promise<Response> {
+    const all = await allRows();
     const num = (k: string) => {
       const v = Number(url.searchParams.get(k));
       return Number.isFinite(v) ? v : undefined;
@@ -257,7 +275,7 @@ export function startViewer(opts: ViewerOptions): Viewer {
           case "/app.css":
             return respond(APP_CSS, 200, "text/css; charset=utf-8");
           case "/api/sessions":
-            return sessionsRoute(url);
+            return await sessionsRoute(url);
           case "/api/session":
             return sessionRoute(url);
           case "/api/events":

@@ -164,6 +164,12 @@ function signature(entry: SessionEntry): string {
 export class SummaryCache {
   private readonly rows = new Map<string, { sig: string; row: SessionRow }>();
 
+  /** The cached row when the session has not changed since it was read. */
+  peek(entry: SessionEntry): SessionRow | undefined {
+    const hit = this.rows.get(entry.key);
+    return hit && hit.sig === signature(entry) ? hit.row : undefined;
+  }
+
   get(entry: SessionEntry): SessionRow {
     const sig = signature(entry);
     const hit = this.rows.get(entry.key);
