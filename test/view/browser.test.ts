@@ -141,6 +141,13 @@ btest("a new event appears live while the compiled hook runs", async () => {
   await page.waitForSelector("#timeline li");
   await page.waitForSelector("#live.on");
   const before = await page.locator("#timeline li").count();
+  // PreToolUse: the call shows as running...
+  const pre = JSON.stringify({ session_id: DEMO, cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "LiveProbe", tool_input: { command: "echo live" }, tool_use_id: "toolu_live" });
+  const rp = await run(["pre-tool-use"], { stdin: pre, env: { TRACEGATE_HOME: home } });
+  expect(rp.code).toBe(0);
+  expect(rp.stdout.length).toBe(0);
+  await page.locator('#timeline li[data-type="pre_tool_use"]', { hasText: "running" }).waitFor({ timeout: 10_000 });
+  // ...and PostToolUse replaces it with the finished call.
   const t0 = performance.now();
   const r = await run(["post-tool-use"], { stdin: postToolUse(DEMO, { tool_name: "LiveProbe", tool_use_id: "toolu_live", tool_input: { command: "echo live" } }), env: { TRACEGATE_HOME: home } });
   expect(r.code).toBe(0);
@@ -149,6 +156,12 @@ btest("a new event appears live while the compiled hook runs", async () => {
   // A figure, not an assert: load on a shared machine must not fail the suite.
   console.warn(`view live latency (hook start to element on the page): ${(performance.now() - t0).toFixed(0)} ms`);
   expect(await page.locator("#timeline li").count()).toBe(before + 1);
+  expect(await page.locator('#timeline li[data-type="pre_tool_use"]').count()).toBe(0);
+  // Reopened, the session shows the call once (its PreToolUse folded into it).
+  await page.reload();
+  await page.waitForSelector("#timeline li");
+  expect(await page.locator('#timeline li[data-type="tool_call"]', { hasText: "LiveProbe" }).count()).toBe(1);
+  expect(await page.locator('#timeline li[data-type="pre_tool_use"]').count()).toBe(0);
   // The list updates too: a new session shows up at the top.
   await page.goto(viewer.url);
   await page.waitForSelector("tr.row");

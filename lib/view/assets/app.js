@@ -197,8 +197,13 @@
   function liveCutNote(r) {
     return r.view_cut ? h("div", { class: "note", text: `cut for live display (${fmtBytes(r.view_cut.bytes)} in full); reopen the session to see it whole` }) : null;
   }
-  function item(r, body, cls) {
-    return h("li", { class: `ev ${cls || ""}`, "data-type": r.type, "data-id": plain(r.id) }, h("div", { class: "when", title: plain(r.ts), text: fmtTime(r.ts).split(", ").pop() }), h("div", { class: "what" }, body, liveCutNote(r)));
+  function item(r, body, cls, call) {
+    const agent = r.agent_type || r.agent_id ? h("span", { class: "agent", title: plain(r.agent_id), text: `subagent ${plain(r.agent_type) || plain(r.agent_id)}` }) : null;
+    return h("li", { class: `ev ${cls || ""}`, "data-type": r.type, "data-id": plain(r.id), "data-call": call }, h("div", { class: "when", title: plain(r.ts), text: fmtTime(r.ts).split(", ").pop() }), h("div", { class: "what" }, agent, body, liveCutNote(r)));
+  }
+  /** The tool_use_id a PreToolUse record announces (its payload is the whole event). */
+  function preCallId(r) {
+    return r.type === "pre_tool_use" && r.payload && typeof r.payload === "object" ? plain(r.payload.tool_use_id) : "";
   }
   /** A record that cannot be drawn (a hostile or corrupt shape) still shows, as its JSON text. */
   function renderRecord(r) {
@@ -245,6 +250,11 @@
           ],
           "verdict",
         );
+      }
+      case "pre_tool_use": {
+        // A call that has started and not finished: PostToolUse replaces it with the tool call.
+        const p = r.payload && typeof r.payload === "object" ? r.payload : {};
+        return item(r, h("details", { class: "tool" }, h("summary", null, badge(plain(p.tool_name) || "tool", "t-tool"), " ", badge("running", "s-run"), " ", h("span", { class: "preview", text: toolSummary(p.tool_input) })), p.tool_input !== undefined ? section("Input", jsonBlock(p.tool_input), true) : null), "tool pending", preCallId(r) || null);
       }
       case "session_end":
         return item(r, h("div", { class: "head" }, badge("session end", "t-end"), " ", outcomeBadge(plain(r.outcome)), " ", h("span", { class: "dim" }, str(r.reason))), "end");
@@ -335,7 +345,10 @@
     const r = data.row;
     state.session = { key, session_id: r.session_id, cwd: r.cwd };
     state.seen = new Set(data.records.map((x) => x.id));
-    const timeline = h("ol", { class: "timeline", id: "timeline" }, data.records.map(renderRecord));
+    // A PreToolUse whose call has finished is shown by its tool call alone.
+    const finished = new Set(data.records.filter((x) => x.type === "tool_call").map((x) => plain(x.tool_use_id)));
+    const shown = data.records.filter((x) => !(x.type === "pre_tool_use" && finished.has(preCallId(x))));
+    const timeline = h("ol", { class: "timeline", id: "timeline" }, shown.map(renderRecord));
     clear(root);
     root.append(
       header(h("a", { class: "back", onclick: () => (location.hash = "#/"), text: "‹ sessions" })),
@@ -358,6 +371,10 @@
       for (const r of ev.records) {
         if (!r || r.session_id !== state.session.session_id || state.seen.has(r.id)) continue;
         state.seen.add(r.id);
+        if (r.type === "tool_call") {
+          const id = plain(r.tool_use_id);
+          for (const el of [...tl.children]) if (id && el.getAttribute("data-type") === "pre_tool_use" && el.getAttribute("data-call") === id) el.remove();
+        }
         const li = renderRecord(r);
         li.classList.add("fresh");
         tl.append(li);
