@@ -7,7 +7,7 @@
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
   const root = document.getElementById("app");
   const PAGE = 50;
-  const state = { list: { q: "", harness: "", outcome: "", offset: 0 }, session: null, seen: new Set(), live: false };
+  const state = { list: { q: "", harness: "", outcome: "", offset: 0 }, session: null, seen: new Set(), live: false, liveText: "○ offline" };
 
   // ---- DOM helpers: text only -------------------------------------------------
   function h(tag, props, ...kids) {
@@ -265,7 +265,7 @@
 
   // ---- views --------------------------------------------------------------------
   function header(...extra) {
-    return h("header", null, h("a", { class: "brand", onclick: () => (location.hash = "#/"), title: "all sessions", text: "tracegate view" }), h("span", { class: `live ${state.live ? "on" : "off"}`, id: "live", text: state.live ? "● live" : "○ offline" }), ...extra);
+    return h("header", null, h("a", { class: "brand", onclick: () => (location.hash = "#/"), title: "all sessions", text: "tracegate view" }), h("span", { class: `live ${state.live ? "on" : "off"}`, id: "live", text: state.liveText }), ...extra);
   }
 
   let listTimer = null;
@@ -387,13 +387,15 @@
 
   function connect() {
     const es = new EventSource(`/api/events?token=${encodeURIComponent(TOKEN)}`);
+    let forwarding = true;
     const mark = (on) => {
-      state.live = on;
+      state.live = on && forwarding;
       const el = document.getElementById("live");
       if (el) {
-        el.className = `live ${on ? "on" : "off"}`;
-        el.textContent = on ? "● live" : "○ offline";
+        el.className = `live ${state.live ? "on" : "off"}`;
       }
+      state.liveText = state.live ? "● live" : on ? "read-only" : "○ offline";
+      if (el) el.textContent = state.liveText;
     };
     es.onopen = () => mark(true);
     es.onerror = () => mark(false);
@@ -404,7 +406,10 @@
       } catch {
         return;
       }
-      if (ev.kind === "hello") mark(true);
+      if (ev.kind === "hello") {
+        forwarding = ev.live !== false;
+        mark(true);
+      }
       onLive(ev);
     };
   }
