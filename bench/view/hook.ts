@@ -7,7 +7,7 @@
  *   dead      the record of a SIGKILLed viewer (pid gone; the hook cleans it),
  *   refused   a record with a live pid whose port is closed (cleaned),
  *   impostor  a plain HTTP server on the recorded port that answers anything (cleaned),
- *   hang      a listener that accepts and never answers (the 150 ms challenge deadline; cleaned),
+ *   hang      a listener that accepts and never answers (the 250 ms challenge deadline; cleaned),
  *
  * interleaved round-robin so all share the machine's noise. Stale records are
  * planted again before each run (the hook cleans them). Figures are printed,

@@ -23,7 +23,7 @@ import type { TraceRecord } from "../trace/record.ts";
 import { cleanIfUnchanged, constantTimeEqual, eventMac, pidAlive, proofFor, randomHex, readDiscovery } from "./discovery.ts";
 
 /** Deadline for the challenge round trip. */
-export const CHALLENGE_MS = 150;
+export const CHALLENGE_MS = 250;
 /** Deadline for the event post. */
 export const POST_MS = 250;
 /** Time always left to the hook after forwarding, for exit. */

@@ -11,7 +11,7 @@ import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, 
 import { join } from "node:path";
 import { cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 import { discoveryPath, proofFor } from "../../lib/view/discovery.ts";
-import { impostor, liveStream, startViewerProc, type ViewerProc } from "./support.ts";
+import { impostor, liveStream, startViewerProc, type LiveStream, type ViewerProc } from "./support.ts";
 
 // Each test spawns the compiled binary several times; a loaded 2-core machine needs room.
 setDefaultTimeout(60_000);
@@ -47,6 +47,23 @@ async function hook(h: string, sid: string, extra: Record<string, unknown> = {})
   return r;
 }
 
+/**
+ * Run the hook until the viewer shows its event. Forwarding is display only: on a loaded machine a
+ * genuine viewer can miss the challenge deadline (the record is in the store either way, and the
+ * viewer writes back a record a timed-out hook removed), so a test gives it three hooks.
+ */
+async function delivered(h: string, live: LiveStream, sid: string, extra: Record<string, unknown> = {}): Promise<any> {
+  for (let i = 0; i < 3; i++) {
+    await hook(h, sid, extra);
+    try {
+      return await live.waitFor((e) => e.kind === "records" && e.records.some((r: any) => r.session_id === sid), 5000);
+    } catch {
+      for (let j = 0; j < 50 && !existsSync(discoveryPath(h)); j++) await Bun.sleep(100);
+    }
+  }
+  throw new Error(`no event for ${sid} after three hooks`);
+}
+
 test("a running viewer writes a 0600 discovery record, receives the hook's event live, and removes the record on exit", async () => {
   const h = home();
   const v = await viewer(h);
@@ -58,12 +75,11 @@ test("a running viewer writes a 0600 discovery record, receives the hook's event
   expect(rec.token).not.toBe(v.token); // the page token is not the proof token
   const live = await liveStream(v);
   stops.push(() => live.close());
-  await hook(h, "live-1", { tool_name: "Grep", tool_use_id: "toolu_live" });
-  const ev = await live.waitFor((e) => e.kind === "records");
+  const ev = await delivered(h, live, "live-1", { tool_name: "Grep", tool_use_id: "toolu_live" });
   expect(ev.hook).toBe("post-tool-use");
   expect(ev.records[0]).toMatchObject({ type: "tool_call", session_id: "live-1", tool_name: "Grep", tool_use_id: "toolu_live" });
   // What arrives is what the store holds (redacted, capped), not the raw payload.
-  expect(ev.records[0].id).toBe(recordsIn(h).find((x) => x.session_id === "live-1").id);
+  expect(recordsIn(h).some((x) => x.id === ev.records[0].id)).toBe(true);
   await v.stop("SIGTERM");
   expect(existsSync(discoveryPath(h))).toBe(false);
 });
@@ -85,8 +101,7 @@ test("forwarded events are redacted: what reaches the page is what reached the d
   const live = await liveStream(v);
   stops.push(() => live.close());
   const secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
-  await hook(h, "redact-1", { tool_response: { stdout: `token=${secret}` } });
-  const ev = await live.waitFor((e) => e.kind === "records");
+  const ev = await delivered(h, live, "redact-1", { tool_response: { stdout: `token=${secret}` } });
   expect(JSON.stringify(ev)).not.toContain(secret);
   expect(JSON.stringify(ev)).toContain("[REDACTED:");
 });
@@ -96,8 +111,7 @@ test("an event over the size limit arrives cut, keeping event, session, tool and
   const v = await viewer(h);
   const live = await liveStream(v);
   stops.push(() => live.close());
-  await hook(h, "big-1", { tool_name: "Read", tool_use_id: "toolu_big", tool_response: { content: "x".repeat(200_000) } });
-  const ev = await live.waitFor((e) => e.kind === "records");
+  const ev = await delivered(h, live, "big-1", { tool_name: "Read", tool_use_id: "toolu_big", tool_response: { content: "x".repeat(200_000) } });
   const r = ev.records[0];
   expect(r).toMatchObject({ type: "tool_call", event: "PostToolUse", session_id: "big-1", tool_name: "Read", tool_use_id: "toolu_big" });
   expect(r.view_cut.bytes).toBeGreaterThan(200_000);
@@ -171,7 +185,7 @@ test("a listener that never answers costs one hook its small deadline, not its c
   stops.push(hang.stop);
   plant(h, hang.port);
   const r = await hook(h, "hang-1");
-  // Not a timing assert on load: the cap is 2.5 s; the forwarder gives up after 150 ms.
+  // Not a timing assert on load: the cap is 2.5 s; the forwarder gives up after 250 ms.
   expect(r.ms).toBeLessThan(2500);
   expect(existsSync(discoveryPath(h))).toBe(false);
   await hook(h, "hang-2");
@@ -187,8 +201,7 @@ test("a running viewer puts its record back if something removed it", async () =
   expect(readFileSync(discoveryPath(h), "utf8")).toBe(before);
   const live = await liveStream(v);
   stops.push(() => live.close());
-  await hook(h, "restored-1");
-  await live.waitFor((e) => e.kind === "records" && e.records[0]?.session_id === "restored-1");
+  await delivered(h, live, "restored-1");
 });
 
 test("a symlinked, group-readable or malformed record is ignored: nothing is contacted", async () => {
