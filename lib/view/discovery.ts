@@ -116,7 +116,7 @@ export function readDiscovery(home: string): ReadDiscovery {
   const path = discoveryPath(home);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return { record: null, text: null };
   }
@@ -124,7 +124,8 @@ export function readDiscovery(home: string): ReadDiscovery {
     const st = lstatSync(path);
     if (!st.isFile() || st.size > MAX_RECORD_BYTES) return { record: null, text: null };
     if (typeof process.getuid === "function" && st.uid !== process.getuid()) return { record: null, text: null };
-    if ((st.mode & 0o077) !== 0) return { record: null, text: null };
+    // POSIX only: Windows reports 0666 for every file; the data dir's ACL is what guards it there.
+    if (process.platform !== "win32" && (st.mode & 0o077) !== 0) return { record: null, text: null };
     const text = readFileSync(fd, "utf8").slice(0, MAX_RECORD_BYTES);
     return { record: parseDiscovery(text), text };
   } catch {
@@ -143,7 +144,7 @@ export function writeDiscovery(home: string, rec: Discovery): void {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = discoveryPath(home);
   const tmp = `${path}.${process.pid}.${randomHex(6)}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
     writeSync(fd, `${JSON.stringify(rec)}\n`);
     fsyncSync(fd);
