@@ -204,7 +204,7 @@ test("a running viewer puts its record back if something removed it", async () =
   await delivered(h, live, "restored-1");
 });
 
-test("a symlinked, group-readable or malformed record is ignored: nothing is contacted", async () => {
+test("a symlinked, group-readable, malformed or FIFO record is ignored: nothing is contacted", async () => {
   const h = home();
   const imp = impostor((_req, url) => proofFor(TOKEN, url.searchParams.get("nonce") ?? ""));
   stops.push(imp.stop);
@@ -221,6 +221,12 @@ test("a symlinked, group-readable or malformed record is ignored: nothing is con
   expect(imp.seen.length).toBe(0);
   writeFileSync(discoveryPath(h), JSON.stringify({ v: 1, port: imp.port, pid: process.pid, token: "short", started_at: "x" }), { mode: 0o600 });
   await hook(h, "bad-1");
+  expect(imp.seen.length).toBe(0);
+  // A FIFO at the record path cannot block the hook's read.
+  cleanup(discoveryPath(h));
+  expect(Bun.spawnSync(["mkfifo", "-m", "600", discoveryPath(h)]).exitCode).toBe(0);
+  const r = await hook(h, "fifo-1");
+  expect(r.ms).toBeLessThan(2500);
   expect(imp.seen.length).toBe(0);
 });
 
