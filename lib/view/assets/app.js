@@ -269,12 +269,15 @@
   }
 
   let listTimer = null;
+  let listSeq = 0;
   async function showList() {
     state.session = null;
     const s = state.list;
+    const seq = ++listSeq;
     let data;
     try {
       data = await api("/api/sessions", { q: s.q, harness: s.harness, outcome: s.outcome, offset: s.offset, limit: PAGE });
+      if (seq !== listSeq) return; // a newer query is on its way
     } catch (e) {
       clear(root);
       root.append(header(), h("p", { class: "error", text: e.message }));
