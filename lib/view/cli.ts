@@ -19,6 +19,7 @@ import { fail, out } from "../cli/print.ts";
 import { newDiscovery, randomHex, readDiscovery, removeOwnDiscovery, writeDiscovery, type Discovery } from "./discovery.ts";
 import { openSource, SourceError } from "./source.ts";
 import { startViewer } from "./server.ts";
+import { configuredPublicKey } from "./verdicts.ts";
 
 const USAGE = "usage: tracegate view [--port N] [--from file:///dir] [--open]";
 
@@ -56,7 +57,7 @@ export async function viewCommand(argv: string[]): Promise<number> {
   const proofToken = live ? randomHex(32) : null;
   let viewer;
   try {
-    viewer = startViewer({ source, port, accessToken: randomHex(24), proofToken });
+    viewer = startViewer({ source, port, accessToken: randomHex(24), proofToken, oracleKey: await configuredPublicKey(process.env) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") return fail(`port ${port} on 127.0.0.1 is in use; pick another or omit --port for a free one`);

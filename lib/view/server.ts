@@ -27,6 +27,7 @@ import { parseSessionText } from "../trace/store.ts";
 import { constantTimeEqual, eventMac, proofFor } from "./discovery.ts";
 import type { SessionEntry, Source } from "./source.ts";
 import { listPage, SummaryCache, type SessionRow } from "./summary.ts";
+import { signatureChecks, verdictCheck, type ConfiguredKey } from "./verdicts.ts";
 import { readFileSync } from "node:fs";
 import appJs from "./assets/app.js" with { type: "text" };
 import { APP_CSS } from "./assets/style.ts";
@@ -39,6 +40,8 @@ export interface ViewerOptions {
   readonly accessToken: string;
   /** The discovery record's proof token; null when live forwarding is off. */
   readonly proofToken: string | null;
+  /** The configured oracle key, to check stored verdicts again; absent: nothing is checked. */
+  readonly oracleKey?: ConfiguredKey;
 }
 
 export interface Viewer {
@@ -98,7 +101,8 @@ function readEntry(entry: SessionEntry): string {
 
 /** Listen on 127.0.0.1 (`opts.port`, 0 for a free one) and serve the page, its API and the hook routes. */
 export function startViewer(opts: ViewerOptions): Viewer {
-  const cache = new SummaryCache();
+  const oracleKey = opts.oracleKey ?? { pem: null, problem: "the viewer has no oracle key" };
+  const cache = new SummaryCache(verdictCheck(oracleKey));
   let entries = new Map<string, SessionEntry>();
   const nonces = new Map<string, number>();
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
@@ -222,7 +226,8 @@ export function startViewer(opts: ViewerOptions): Viewer {
     if (bytes > SESSION_MAX_BYTES) return json({ error: `session is ${bytes} bytes, over the viewer's ${SESSION_MAX_BYTES}; use tracegate show` }, 413);
     const { records, problems } = parseSessionText(key, readEntry(entry));
     const row = cache.putExact(entry, records as unknown as Record<string, unknown>[]);
-    return json({ row, records, problems });
+    const checks = signatureChecks(records, oracleKey);
+    return json({ row, records, problems, checks });
   }
 
   function eventsRoute(req: Request, server: Server<undefined>): Response {

@@ -38,7 +38,14 @@ export interface SessionRow {
   readonly duration_ms: number | null;
   readonly tool_calls: number;
   readonly tool_calls_exact: boolean;
+  /**
+   * Outcome from verdicts whose signatures verify. A session whose records claim a flip is a flip
+   * only if its last verdict's signature checks out with the configured oracle key; one that does
+   * not is `no_flip`, with `outcome_check: "fails"`.
+   */
   readonly outcome: string;
+  /** The check behind a claimed flip: `ok`, `fails`, `unchecked` (no key), or null (no flip claimed, or not checked). */
+  readonly outcome_check: "ok" | "fails" | "unchecked" | null;
   readonly ended: boolean;
   readonly first_prompt: string | null;
   readonly bytes: number;
@@ -111,8 +118,11 @@ export function boundedRecords(entry: SessionEntry): { head: Rec[]; tail: Rec[];
   return { head, tail, complete: false };
 }
 
+/** Checks a verdict record's signature again (see verdicts.ts). */
+export type VerdictCheck = (verdict: Rec) => "ok" | "fails" | "unchecked";
+
 /** A row from records; `complete` when they are every record of the session. */
-export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete: boolean): SessionRow {
+export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete: boolean, check?: VerdictCheck): SessionRow {
   const seen = new Set<unknown>();
   const all: Rec[] = [];
   for (const r of [...head, ...tail]) {
@@ -131,6 +141,13 @@ export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete:
   const cwd = textOf(start?.cwd);
   const promptText = textOf(prompt?.text);
   const bytes = entry.segments.reduce((n, s) => n + s.bytes, 0);
+  let outcome: string = outcomeOf(all);
+  let outcomeCheck: SessionRow["outcome_check"] = null;
+  if (outcome === "flip" && check) {
+    const last = all.findLast((r) => r.type === "oracle_verdict" && typeof r.attempt === "number");
+    outcomeCheck = last ? check(last) : "unchecked";
+    if (outcomeCheck === "fails") outcome = "no_flip";
+  }
   return {
     key: entry.key,
     session_id: typeof first?.session_id === "string" ? first.session_id : entry.key.replace(/\.jsonl$/, ""),
@@ -142,7 +159,8 @@ export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete:
     duration_ms: Number.isFinite(t0) && Number.isFinite(t1) ? Math.max(0, t1 - t0) : null,
     tool_calls: all.filter((r) => r.type === "tool_call").length,
     tool_calls_exact: complete,
-    outcome: outcomeOf(all),
+    outcome,
+    outcome_check: outcomeCheck,
     ended: all.some((r) => r.type === "session_end"),
     first_prompt: promptText === null ? null : promptText.slice(0, PROMPT_MAX),
     bytes,
@@ -151,9 +169,9 @@ export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete:
 }
 
 /** The row for one session from a bounded read. */
-export function summarize(entry: SessionEntry): SessionRow {
+export function summarize(entry: SessionEntry, check?: VerdictCheck): SessionRow {
   const { head, tail, complete } = boundedRecords(entry);
-  return rowFrom(entry, head, tail, complete);
+  return rowFrom(entry, head, tail, complete, check);
 }
 
 function signature(entry: SessionEntry): string {
@@ -163,6 +181,9 @@ function signature(entry: SessionEntry): string {
 /** Rows cached by segment paths, sizes and mtimes. */
 export class SummaryCache {
   private readonly rows = new Map<string, { sig: string; row: SessionRow }>();
+
+  /** `check`: how claimed flips are checked (absent: they are not). */
+  constructor(private readonly check?: VerdictCheck) {}
 
   /** The cached row when the session has not changed since it was read. */
   peek(entry: SessionEntry): SessionRow | undefined {
@@ -176,9 +197,9 @@ export class SummaryCache {
     if (hit && hit.sig === sig) return hit.row;
     let row: SessionRow;
     try {
-      row = summarize(entry);
+      row = summarize(entry, this.check);
     } catch {
-      row = rowFrom(entry, [], [], false);
+      row = rowFrom(entry, [], [], false, this.check);
     }
     this.rows.set(entry.key, { sig, row });
     return row;
@@ -186,7 +207,7 @@ export class SummaryCache {
 
   /** Replace a row with one computed from the whole session (exact counts). */
   putExact(entry: SessionEntry, records: Rec[]): SessionRow {
-    const row = rowFrom(entry, records, [], true);
+    const row = rowFrom(entry, records, [], true, this.check);
     this.rows.set(entry.key, { sig: signature(entry), row });
     return row;
   }

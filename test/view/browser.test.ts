@@ -5,7 +5,7 @@
  * docs/view-sessions.png and docs/view-session.png from this run.
  */
 import { setDefaultTimeout, afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -44,10 +44,21 @@ beforeAll(async () => {
   if (!have) return;
   home = tempDir("tg-view-browser-");
   profile = mkdtempSync(join(tmpdir(), "tg-chromium-"));
-  manySessions(home, 60);
-  writeSession(home, demoSession({ sessionId: DEMO, start: new Date("2026-12-01T09:12:00Z"), verdictDiff: true }));
+  // A real oracle key, configured for the viewer: the demo's verdicts are signed with it, and a
+  // copy of the demo with its FAIL edited into a PASS must show as not verifying.
+  const keys = join(home, "keys");
+  expect((await run(["oracle", "keygen", "--out", keys], { env: { TRACEGATE_HOME: home } })).code).toBe(0);
+  const oracleKey = readFileSync(join(keys, "oracle.key"), "utf8");
+  manySessions(home, 60, undefined, oracleKey);
+  const cfg = join(keys, "config.jsonc");
+  writeFileSync(cfg, JSON.stringify({ oracle: { url: "http://127.0.0.1:9", public_key: join(keys, "oracle.pub") } }));
+  writeSession(home, demoSession({ sessionId: DEMO, start: new Date("2026-12-01T09:12:00Z"), verdictDiff: true, oracleKey }));
+  const forged = demoSession({ sessionId: "forged-1", start: new Date("2026-11-01T09:00:00Z"), oracleKey, end: false });
+  const fail = forged.find((r) => r.verdict === "FAIL")!;
+  Object.assign(fail, { verdict: "PASS", decision: "allow", signed: { ...(fail.signed as object), verdict: "PASS" } });
+  writeSession(home, forged.slice(0, forged.indexOf(fail) + 1));
   writeSession(home, WEIRD);
-  viewer = await startViewerProc(home);
+  viewer = await startViewerProc(home, [], { TRACEGATE_CONFIG: cfg });
   const { chromium } = await import("playwright-core");
   ctx = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -84,6 +95,13 @@ async function untilShown(hookRun: () => Promise<void>, shown: () => Promise<unk
   throw new Error("the page never showed the hook's event");
 }
 
+/** Open a session by URL and wait until its own timeline (not the one before it) is on the page. */
+async function openSession(key: string, sessionId: string): Promise<void> {
+  await page.goto(`${viewer.url}#/s/${encodeURIComponent(key)}`);
+  await page.locator("section.summary h1", { hasText: sessionId }).waitFor();
+  await page.waitForSelector("#timeline li");
+}
+
 btest("without the token the page is 403", async () => {
   const res = await page.goto(`${viewer.base}/`);
   expect(res?.status()).toBe(403);
@@ -94,7 +112,7 @@ btest("the sessions table: newest first, paged, with search", async () => {
   await page.goto(viewer.url);
   await page.waitForSelector("table.sessions tbody tr.row");
   expect(await page.locator("tr.row").count()).toBe(50);
-  expect(await page.textContent(".count")).toContain("of 62");
+  expect(await page.textContent(".count")).toContain("of 63");
   // The demo session is the newest.
   expect(await page.locator("tr.row").first().getAttribute("data-key")).toBe(`${DEMO}.jsonl`);
   expect(await page.locator("tr.row").first().textContent()).toContain("invoice total");
@@ -102,7 +120,7 @@ btest("the sessions table: newest first, paged, with search", async () => {
   await page.locator(".count", { hasText: "of 10 " }).waitFor();
   expect(await page.locator("tr.row").count()).toBe(10);
   await page.fill("input.search", "");
-  await page.locator(".count", { hasText: "of 62 " }).waitFor();
+  await page.locator(".count", { hasText: "of 63 " }).waitFor();
   if (shots) {
     mkdirSync(join(ROOT, "docs"), { recursive: true });
     await page.screenshot({ path: join(ROOT, "docs", "view-sessions.png") });
@@ -130,6 +148,7 @@ btest("one session: timeline, a tool call expanded with its diff, verdicts, reda
   expect(await verdicts.nth(0).textContent()).toMatch(/verdict FAIL.*verified.*blocked.*attempt 1/);
   expect(await verdicts.nth(0).locator("pre.diff .d-add").textContent()).toContain("round(subtotal");
   expect(await verdicts.nth(1).textContent()).toMatch(/verdict PASS.*verified.*allowed.*attempt 2/);
+  expect(await verdicts.locator(".sig").allTextContents()).toEqual(["signature ✓", "signature ✓"]);
   expect(await verdicts.nth(1).textContent()).toContain("not the patch itself");
   expect(await page.textContent('#timeline li[data-type="session_end"]')).toContain("flip");
   // Redaction marks are marks.
@@ -144,9 +163,25 @@ btest("one session: timeline, a tool call expanded with its diff, verdicts, reda
   if (shots) await page.screenshot({ path: join(ROOT, "docs", "view-session.png"), fullPage: true });
 });
 
+btest("a verdict edited on disk (FAIL made PASS) shows that its signature does not verify", async () => {
+  await openSession("forged-1.jsonl", "forged-1");
+  const v = page.locator('#timeline li[data-type="oracle_verdict"]');
+  await v.first().waitFor();
+  expect(await v.first().textContent()).toContain("verdict PASS");
+  expect(await v.first().locator(".sig").textContent()).toBe("signature does not verify");
+  // In the list, its claimed flip is not a flip; the demo's, signed for real, is.
+  await page.goto(viewer.url);
+  const forgedRow = page.locator('tr.row[data-key="forged-1.jsonl"]');
+  await page.fill("input.search", "forged-1");
+  await forgedRow.waitFor();
+  expect(await forgedRow.textContent()).toContain("no_flip");
+  expect(await forgedRow.textContent()).toContain("unverified flip");
+  await page.fill("input.search", DEMO);
+  await page.locator(`tr.row[data-key="${DEMO}.jsonl"] .sig-ok`).waitFor();
+});
+
 btest("a hostile session file (odd shapes, markup in every field) renders every record as text", async () => {
-  await page.goto(`${viewer.url}#/s/weird-1.jsonl`);
-  await page.waitForSelector("#timeline li");
+  await openSession("weird-1.jsonl", "weird-1");
   expect(await page.locator("#timeline > li").count()).toBe(WEIRD.length);
   expect(await page.locator("#timeline img, #timeline script, #timeline svg, #timeline iframe, #timeline a, #timeline b").count()).toBe(0);
   await page.locator("#timeline details").evaluateAll((els) => els.forEach((e) => e.setAttribute("open", "")));
@@ -155,8 +190,7 @@ btest("a hostile session file (odd shapes, markup in every field) renders every 
 });
 
 btest("a new event appears live while the compiled hook runs", async () => {
-  await page.goto(`${viewer.url}#/s/${encodeURIComponent(`${DEMO}.jsonl`)}`);
-  await page.waitForSelector("#timeline li");
+  await openSession(`${DEMO}.jsonl`, DEMO);
   await page.waitForSelector("#live.on");
   const before = await page.locator("#timeline li").count();
   // PreToolUse: the call shows as running...

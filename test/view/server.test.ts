@@ -142,6 +142,43 @@ test("--from file:// reads a synced tree in the bucket layout, read-only, with n
   expect(existsSync(join(h, "view.json"))).toBe(false);
 });
 
+test("a stored 'verified' is checked again with the configured oracle key: an edited verdict shows as not verifying", async () => {
+  const h = home();
+  const keys = home();
+  expect((await run(["oracle", "keygen", "--out", keys], { env: { TRACEGATE_HOME: h } })).code).toBe(0);
+  const other = home();
+  expect((await run(["oracle", "keygen", "--out", other], { env: { TRACEGATE_HOME: h } })).code).toBe(0);
+  const cfg = join(keys, "config.jsonc");
+  writeFileSync(cfg, JSON.stringify({ oracle: { url: "http://127.0.0.1:9", public_key: join(keys, "oracle.pub") } }));
+  const { signVerdict } = await import("../../lib/oracle/verdict.ts");
+  const sid = "signed-1";
+  const binding = { task_id: "t", session_id: sid, base_commit: "a".repeat(40), diff_sha256: "b".repeat(64), tests_hash: "c".repeat(64) };
+  const good = signVerdict({ ...binding, attempt: 1, verdict: "FAIL" }, readFileSync(join(keys, "oracle.key"), "utf8"));
+  const forged = { ...signVerdict({ ...binding, attempt: 2, verdict: "FAIL" }, readFileSync(join(keys, "oracle.key"), "utf8")), verdict: "PASS" };
+  const foreign = signVerdict({ ...binding, attempt: 3, verdict: "PASS" }, readFileSync(join(other, "oracle.key"), "utf8"));
+  const base = { session_id: sid, harness: "claude", ts: "2026-12-01T10:00:00Z", type: "oracle_verdict", tests_hash: binding.tests_hash, verified: true, diff_sha256: binding.diff_sha256 };
+  writeSession(h, [
+    { id: "start", session_id: sid, harness: "claude", ts: "2026-12-01T09:59:00Z", type: "session_start", cwd: "/tmp", base_commit: binding.base_commit },
+    { ...base, id: "v-good", attempt: 1, verdict: "FAIL", signed: good, decision: "block" },
+    { ...base, id: "v-forged", attempt: 2, verdict: "PASS", signed: forged, decision: "allow" },
+    { ...base, id: "v-foreign", attempt: 3, verdict: "PASS", signed: foreign, decision: "allow" },
+    { ...base, id: "v-unverified", attempt: 4, verdict: "ERROR", signed: null, verified: false },
+  ]);
+  const v = await startViewerProc(h, [], { TRACEGATE_CONFIG: cfg });
+  viewers.push(v);
+  const one = JSON.parse((await get(v.port, `/api/session?token=${v.token}&key=${sid}.jsonl`)).body);
+  expect(one.checks["v-good"]).toEqual({ state: "ok" });
+  expect(one.checks["v-forged"].state).toBe("fails");
+  expect(one.checks["v-foreign"].state).toBe("fails");
+  expect(one.checks["v-foreign"].problem).toContain("key_id");
+  expect(one.checks["v-unverified"]).toBeUndefined();
+  // Without a configured key nothing is claimed either way.
+  const bare = await startViewerProc(h, [], { TRACEGATE_CONFIG: join(h, "no-config.jsonc") });
+  viewers.push(bare);
+  const two = JSON.parse((await get(bare.port, `/api/session?token=${bare.token}&key=${sid}.jsonl`)).body);
+  expect(two.checks["v-good"].state).toBe("unchecked");
+});
+
 test("user errors: a clear message and a non-zero exit", async () => {
   const h = home();
   const cases: [string[], RegExp][] = [

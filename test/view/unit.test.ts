@@ -68,7 +68,7 @@ test("the cache answers an unchanged session without reading it, and rereads one
 });
 
 test("listPage: newest first, filters, case-insensitive search, bounded paging", () => {
-  const row = (i: number, extra: Partial<SessionRow> = {}): SessionRow => ({ key: `k${i}`, session_id: `s${i}`, harness: "claude", repo: "r", cwd: "r", start: new Date(1_700_000_000_000 + i * 1000).toISOString(), last: null, duration_ms: 0, tool_calls: 0, tool_calls_exact: true, outcome: "flip", ended: true, first_prompt: `prompt ${i}`, bytes: 1, mtime_ms: 0, ...extra });
+  const row = (i: number, extra: Partial<SessionRow> = {}): SessionRow => ({ key: `k${i}`, session_id: `s${i}`, harness: "claude", repo: "r", cwd: "r", start: new Date(1_700_000_000_000 + i * 1000).toISOString(), last: null, duration_ms: 0, tool_calls: 0, tool_calls_exact: true, outcome: "flip", outcome_check: null, ended: true, first_prompt: `prompt ${i}`, bytes: 1, mtime_ms: 0, ...extra });
   const rows = Array.from({ length: 30 }, (_, i) => row(i, i % 3 === 0 ? { harness: "codex", outcome: "no_flip", first_prompt: "Fix The FLAKY test" } : {}));
   const p = listPage(rows, { limit: 10 });
   expect(p.total).toBe(30);

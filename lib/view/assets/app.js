@@ -110,6 +110,13 @@
   function outcomeBadge(o) {
     return badge(o, `o-${String(o).replace(/[^a-z_]/g, "")}`);
   }
+  /** How a claimed flip fared when its signature was checked again. */
+  function flipMark(r) {
+    if (r.outcome_check === "ok") return h("span", { class: "sig-ok", title: "the last verdict's signature checks out with the configured oracle key", text: " ✓" });
+    if (r.outcome_check === "fails") return h("span", { class: "badge s-forged", title: "the records claim a flip but the last verdict's signature does not verify", text: "unverified flip" });
+    if (r.outcome_check === "unchecked") return h("span", { class: "dim", title: "no oracle.public_key configured to check the signature", text: " ?" });
+    return null;
+  }
 
   // ---- API --------------------------------------------------------------------
   async function api(path, params) {
@@ -213,6 +220,14 @@
       return h("li", { class: "ev other", "data-type": "unrenderable" }, h("div", { class: "when", text: "" }), h("div", { class: "what" }, h("span", { class: "error", text: `unrenderable record (${e && e.message})` }), pre(JSON.stringify(r))));
     }
   }
+  /** What the viewer found when it checked a stored "verified" verdict's signature again. */
+  function checkBadge(r) {
+    const c = state.checks && typeof r.id === "string" ? state.checks[r.id] : null;
+    if (!c) return null;
+    if (c.state === "ok") return h("span", { class: "badge s-ok sig", title: "signature checked again with the configured oracle key", text: "signature ✓" });
+    if (c.state === "fails") return h("span", { class: "badge s-forged sig", title: plain(c.problem), text: "signature does not verify" });
+    return h("span", { class: "badge sig", title: plain(c.problem), text: "signature not re-checked" });
+  }
   function drawRecord(r) {
     switch (r.type) {
       case "session_start":
@@ -243,7 +258,7 @@
         return item(
           r,
           [
-            h("div", { class: "head" }, badge(`verdict ${v}`, `v-${v.toLowerCase().replace(/[^a-z]/g, "")}`), " ", badge(r.verified ? "verified" : "not verified", r.verified ? "s-ok" : "s-error"), " ", r.decision ? badge(r.decision === "block" ? "blocked" : "allowed", r.decision === "block" ? "s-error" : "s-ok") : null, " ", h("span", { class: "dim", text: `attempt ${r.attempt ?? "?"}` })),
+            h("div", { class: "head" }, badge(`verdict ${v}`, `v-${v.toLowerCase().replace(/[^a-z]/g, "")}`), " ", badge(r.verified ? "verified" : "not verified", r.verified ? "s-ok" : "s-error"), " ", checkBadge(r), " ", r.decision ? badge(r.decision === "block" ? "blocked" : "allowed", r.decision === "block" ? "s-error" : "s-ok") : null, " ", h("span", { class: "dim", text: `attempt ${r.attempt ?? "?"}` })),
             r.problem ? h("div", { class: "meta" }, str(r.problem)) : null,
             diffNote,
             section("Signed verdict", jsonBlock(r.signed), false),
@@ -319,7 +334,7 @@
         h("td", { class: "c-repo", title: r.cwd || "", text: r.repo || "—" }),
         h("td", { class: "num", text: fmtDur(r.duration_ms) }),
         h("td", { class: "num", title: r.tool_calls_exact ? "" : "at least; open the session for the exact count", text: `${r.tool_calls_exact ? "" : "≥"}${r.tool_calls}` }),
-        h("td", null, outcomeBadge(r.outcome), r.ended ? null : h("span", { class: "dim", title: "no session_end yet", text: " open" })),
+        h("td", null, outcomeBadge(r.outcome), flipMark(r), r.ended ? null : h("span", { class: "dim", title: "no session_end yet", text: " open" })),
         h("td", { class: "c-prompt" }, r.first_prompt === null ? h("span", { class: "dim", text: "—" }) : marked(oneLine(r.first_prompt, 140))),
       ),
     );
@@ -347,6 +362,7 @@
     }
     const r = data.row;
     state.session = { key, session_id: r.session_id, cwd: r.cwd };
+    state.checks = data.checks || {};
     state.seen = new Set(data.records.map((x) => x.id));
     // A PreToolUse whose call has finished is shown by its tool call alone.
     const finished = new Set(data.records.filter((x) => x.type === "tool_call").map((x) => plain(x.tool_use_id)));

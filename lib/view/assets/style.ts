@@ -26,6 +26,8 @@ table.sessions { width: 100%; border-collapse: collapse; background: #fff; borde
 .badge { display: inline-block; padding: 1px 7px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #eef0f3; color: #3b4046; white-space: nowrap; }
 .s-ok, .o-flip, .v-pass { background: var(--okbg); color: var(--ok); }
 .s-error, .o-no_flip, .v-fail, .v-error { background: var(--errbg); color: var(--err); }
+.s-forged { background: var(--err); color: #fff; }
+.sig-ok { color: var(--ok); font-weight: 700; }
 .s-run { background: #e6edfb; color: #23479c; }
 .agent { display: inline-block; margin-right: 6px; font-size: 11px; color: #5b3a99; border: 1px solid #d9ccef; border-radius: 8px; padding: 0 6px; }
 .ev.pending .what { opacity: .85; }
