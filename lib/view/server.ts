@@ -23,6 +23,7 @@
  * ```
  */
 import type { Server } from "bun";
+import type { TraceRecord } from "../trace/record.ts";
 import { parseSessionText } from "../trace/store.ts";
 import { constantTimeEqual, eventMac, proofFor } from "./discovery.ts";
 import type { SessionEntry, Source } from "./source.ts";
@@ -179,7 +180,9 @@ export function startViewer(opts: ViewerOptions): Viewer {
       const records = (event as { records?: unknown })?.records;
       if (!Array.isArray(records)) return text("no records\n", 400);
       accepted++;
-      broadcast({ kind: "records", hook: String((event as { hook?: unknown }).hook ?? "").slice(0, 64), records });
+      // Verdicts that arrive live are checked like stored ones (a record cut for display has no signature to check).
+      const whole = records.filter((r) => r && typeof r === "object" && !("view_cut" in r)) as TraceRecord[];
+      broadcast({ kind: "records", hook: String((event as { hook?: unknown }).hook ?? "").slice(0, 64), records, checks: signatureChecks(whole, oracleKey) });
       return text("ok\n", 200);
     }
     return text("not found\n", 404);

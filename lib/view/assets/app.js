@@ -385,6 +385,7 @@
   function onLive(ev) {
     if (ev.kind !== "records" || !Array.isArray(ev.records)) return;
     if (state.session) {
+      if (ev.checks && typeof ev.checks === "object") state.checks = Object.assign(state.checks || {}, ev.checks);
       const tl = document.getElementById("timeline");
       if (!tl) return;
       for (const r of ev.records) {
