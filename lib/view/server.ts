@@ -262,6 +262,8 @@ export function startViewer(opts: ViewerOptions): Viewer {
     hostname: "127.0.0.1",
     port: opts.port,
     idleTimeout: 60,
+    // Page routes are GETs; the one body we take is a hook's event post.
+    maxRequestBodySize: EVENT_BODY_MAX,
     async fetch(req, srv) {
       let url: URL;
       try {

@@ -241,6 +241,20 @@ test("the viewer refuses an event post without an answered nonce or with a bad M
   expect(ch.status).toBe(200);
   const badMac = await fetch(`${v.base}/_hook/event`, { method: "POST", body, headers: { "x-tracegate-nonce": nonce, "x-tracegate-mac": "0".repeat(64) } });
   expect(badMac.status).toBe(403);
+  // A body over the limit is refused, chunked or not.
+  const ch2 = await fetch(`${v.base}/_hook/challenge?nonce=${"2".repeat(32)}`);
+  expect(ch2.status).toBe(200);
+  const huge = new ReadableStream({
+    start(c) {
+      for (let i = 0; i < 40; i++) c.enqueue(new Uint8Array(64 * 1024));
+      c.close();
+    },
+  });
+  const tooBig = await fetch(`${v.base}/_hook/event`, { method: "POST", body: huge, headers: { "x-tracegate-nonce": "2".repeat(32), "x-tracegate-mac": "0".repeat(64) } }).then(
+    (r) => r.status,
+    () => "closed",
+  );
+  expect([413, "closed"]).toContain(tooBig);
   // A browser (any Origin) cannot use the hook routes at all.
   const fromPage = await fetch(`${v.base}/_hook/challenge?nonce=${nonce}`, { headers: { origin: "http://evil.example" } });
   expect(fromPage.status).toBe(403);
