@@ -151,13 +151,14 @@ btest("one session: timeline, a tool call expanded with its diff, verdicts, reda
   expect(await verdicts.locator(".sig").allTextContents()).toEqual(["signature ✓", "signature ✓"]);
   expect(await verdicts.nth(1).textContent()).toContain("not the patch itself");
   expect(await page.textContent('#timeline li[data-type="session_end"]')).toContain("flip");
-  // Redaction marks are marks.
-  expect(await page.locator("#timeline .redacted").first().textContent()).toBe("[REDACTED:github-pat:3f9a]");
   // The hostile output is shown as text and never ran.
   const hostile = page.locator('#timeline li[data-type="tool_call"]', { hasText: "ci.example" });
   await hostile.locator("summary").first().click();
   await hostile.locator("details.output summary").click();
+  await hostile.locator("details.output pre").first().waitFor();
   expect(await hostile.locator("details.output pre").first().textContent()).toContain(HOSTILE);
+  // Redaction marks are marks.
+  expect(await hostile.locator(".redacted").first().textContent()).toBe("[REDACTED:github-pat:3f9a]");
   expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
   expect(await page.locator("#timeline img, #timeline script, #timeline b").count()).toBe(0);
   if (shots) await page.screenshot({ path: join(ROOT, "docs", "view-session.png"), fullPage: true });

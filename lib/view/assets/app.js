@@ -192,6 +192,14 @@
   function section(title, body, open) {
     return h("details", { class: "sect", open: open ? "" : null }, h("summary", { text: title }), body);
   }
+  /** A collapsed section whose body is built the first time it is opened (outputs can be megabytes). */
+  function lazySection(cls, title, build) {
+    const d = h("details", { class: cls }, h("summary", { text: title }));
+    d.addEventListener("toggle", () => {
+      if (d.open && d.childNodes.length === 1) d.append(build());
+    });
+    return d;
+  }
   function oneLine(v, n) {
     const s = plain(v).replace(/\s+/g, " ");
     return s.length > n ? `${s.slice(0, n)}…` : s;
@@ -245,7 +253,7 @@
           diff ? section("Change", diffBlock(diff), true) : null,
           r.input !== undefined ? section("Input", jsonBlock(r.input), !diff) : null,
           r.error !== undefined ? section("Error", jsonBlock(r.error), true) : null,
-          r.output !== undefined ? h("details", { class: "sect output" }, h("summary", { text: `Output (${fmtBytes(outSize)})` }), jsonBlock(r.output)) : null,
+          r.output !== undefined ? lazySection("sect output", `Output (${fmtBytes(outSize)})`, () => jsonBlock(r.output)) : null,
         );
         return item(r, body, "tool");
       }
