@@ -129,7 +129,12 @@ export function openSource(from: string | undefined, home: string): Source {
     throw new SourceError(`--from "${from}" is not a URL; use file:///path/to/synced/traces`);
   }
   if (url.protocol === "file:") {
-    const root = fileURLToPath(url);
+    let root: string;
+    try {
+      root = fileURLToPath(url);
+    } catch {
+      throw new SourceError(`--from ${from} is not a local file URL; use file:///absolute/path`);
+    }
     try {
       if (!statSync(root).isDirectory()) throw new Error("not a directory");
     } catch {

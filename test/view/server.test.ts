@@ -187,6 +187,8 @@ test("user errors: a clear message and a non-zero exit", async () => {
     [["--from", "s3://bucket/prefix"], /s3:\/\/ is not readable by the viewer yet/],
     [["--from", pathToFileURL(join(h, "no-such-dir")).href], /not a readable directory/],
     [["--from", "not a url"], /is not a URL/],
+    [["--from", "file://./relative"], /not a local file URL/],
+    [["--from", "https://example.com/traces"], /not supported/],
     [["--bogus"], /usage: tracegate view/],
   ];
   for (const [args, msg] of cases) {
