@@ -4,7 +4,7 @@
  * errors. Requests are made with node:http so the Host header is ours to set.
  */
 import { setDefaultTimeout, afterEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -138,7 +138,6 @@ test("--from file:// reads a synced tree in the bucket layout, read-only, with n
   expect(one.records).toHaveLength(recs.length);
   expect(readFileSync(join(dir, "000001.jsonl"), "utf8")).toBe(before);
   expect((await get(v.port, `/_hook/challenge?nonce=${"1".repeat(32)}`)).status).toBe(404);
-  const { existsSync } = await import("node:fs");
   expect(existsSync(join(h, "view.json"))).toBe(false);
 });
 
@@ -177,6 +176,18 @@ test("a stored 'verified' is checked again with the configured oracle key: an ed
   viewers.push(bare);
   const two = JSON.parse((await get(bare.port, `/api/session?token=${bare.token}&key=${sid}.jsonl`)).body);
   expect(two.checks["v-good"].state).toBe("unchecked");
+});
+
+test("--open hands the URL to the desktop opener as one argument, with TRACEGATE_INTERNAL=1", async () => {
+  if (process.platform !== "linux") return;
+  const h = home();
+  const bin = home();
+  const log = join(bin, "opened.txt");
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s|%s|%s\\n' "$#" "$1" "$TRACEGATE_INTERNAL" > '${log}'\n`, { mode: 0o755 });
+  const v = await startViewerProc(h, ["--open"], { PATH: `${bin}:${process.env.PATH}` });
+  viewers.push(v);
+  for (let i = 0; i < 100 && !existsSync(log); i++) await Bun.sleep(50);
+  expect(readFileSync(log, "utf8")).toBe(`1|${v.url}|1\n`);
 });
 
 test("user errors: a clear message and a non-zero exit", async () => {
