@@ -204,6 +204,18 @@ test("a running viewer puts its record back if something removed it", async () =
   await delivered(h, live, "restored-1");
 });
 
+test("two viewers on one data dir: the newer one takes the record, and the older takes it back when the newer exits", async () => {
+  const h = home();
+  const a = await viewer(h);
+  const b = await startViewerProc(h);
+  expect(JSON.parse(readFileSync(discoveryPath(h), "utf8")).pid).toBe(b.proc.pid);
+  await Bun.sleep(2500); // a's watch must not take the record back while b runs
+  expect(JSON.parse(readFileSync(discoveryPath(h), "utf8")).pid).toBe(b.proc.pid);
+  await b.stop();
+  for (let i = 0; i < 100 && !existsSync(discoveryPath(h)); i++) await Bun.sleep(100);
+  expect(JSON.parse(readFileSync(discoveryPath(h), "utf8")).pid).toBe(a.proc.pid);
+});
+
 test("a symlinked, group-readable, malformed or FIFO record is ignored: nothing is contacted", async () => {
   const h = home();
   const imp = impostor((_req, url) => proofFor(TOKEN, url.searchParams.get("nonce") ?? ""));
