@@ -15,9 +15,11 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
+import { parseOptions } from "../cli/args.ts";
+import { COMMANDS } from "../cli/commands.ts";
 import { fail, out } from "../cli/print.ts";
 import { newDiscovery, randomHex, readDiscovery, removeOwnDiscovery, writeDiscovery, type Discovery } from "./discovery.ts";
-import { openSource, SourceError } from "./source.ts";
+import { openViewSource } from "./source.ts";
 import { startViewer } from "./server.ts";
 import { configuredPublicKey } from "./verdicts.ts";
 
@@ -39,7 +41,7 @@ function openBrowser(url: string): void {
 export async function viewCommand(argv: string[]): Promise<number> {
   let values: { port?: string; from?: string; open?: boolean };
   try {
-    values = parseArgs({ args: argv, options: { port: { type: "string" }, from: { type: "string" }, open: { type: "boolean" } } }).values;
+    values = parseArgs({ args: argv, options: parseOptions(COMMANDS.view!), strict: true }).values as typeof values;
   } catch (e) {
     return fail(`${(e as Error).message}\n${USAGE}`, 2);
   }
@@ -48,12 +50,17 @@ export async function viewCommand(argv: string[]): Promise<number> {
   const home = dataDir(process.env);
   let source;
   try {
-    source = openSource(values.from, home);
+    source = await openViewSource(values.from, home, process.env);
   } catch (e) {
-    if (e instanceof SourceError) return fail(e.message, 2);
-    throw e;
+    return fail((e as Error).message, 2);
   }
-  const live = values.from === undefined;
+  try {
+    // A store that cannot be listed (no bucket, bad credentials) is an error now, not a blank page.
+    await source.list();
+  } catch (e) {
+    return fail(`cannot list ${source.label}: ${(e as Error).message}`);
+  }
+  const live = source.local;
   const proofToken = live ? randomHex(32) : null;
   let viewer;
   try {

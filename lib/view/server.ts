@@ -95,8 +95,9 @@ const json = (v: unknown, status = 200) => respond(JSON.stringify(v), status, "a
 const text = (s: string, status: number) => respond(s, status, "text/plain; charset=utf-8");
 const forbidden = (why: string) => text(`403 forbidden: ${why}\n`, 403);
 
-/** Read the whole of a session's segments (bounded by SESSION_MAX_BYTES). */
-function readEntry(entry: SessionEntry): string {
+/** Read the whole of a session (bounded by SESSION_MAX_BYTES). */
+async function readEntry(entry: SessionEntry): Promise<string> {
+  if (entry.load) return entry.load();
   return entry.segments.map((s) => readFileSync(s.path, "utf8")).join("");
 }
 
@@ -111,8 +112,8 @@ export function startViewer(opts: ViewerOptions): Viewer {
   let accepted = 0;
   let port = 0;
 
-  function relist(): SessionEntry[] {
-    const list = opts.source.list();
+  async function relist(): Promise<SessionEntry[]> {
+    const list = await opts.source.list();
     entries = new Map(list.map((e) => [e.key, e]));
     return list;
   }
@@ -192,13 +193,13 @@ export function startViewer(opts: ViewerOptions): Viewer {
   async function allRows(): Promise<SessionRow[]> {
     const rows: SessionRow[] = [];
     let reads = 0;
-    for (const e of relist()) {
+    for (const e of await relist()) {
       const hit = cache.peek(e);
       if (hit) {
         rows.push(hit);
         continue;
       }
-      rows.push(cache.get(e));
+      rows.push(await cache.get(e));
       if (++reads % COLD_READS_PER_TURN === 0) await Bun.sleep(0);
     }
     return rows;
@@ -220,14 +221,14 @@ export function startViewer(opts: ViewerOptions): Viewer {
     return json({ source: opts.source.label, live: opts.proofToken !== null, ...page });
   }
 
-  function sessionRoute(url: URL): Response {
+  async function sessionRoute(url: URL): Promise<Response> {
     const key = url.searchParams.get("key") ?? "";
     let entry = entries.get(key);
-    if (!entry) entry = relist().find((e) => e.key === key);
+    if (!entry) entry = (await relist()).find((e) => e.key === key);
     if (!entry) return json({ error: `no session "${key.slice(0, 200)}" in ${opts.source.label}` }, 404);
-    const bytes = entry.segments.reduce((n, s) => n + s.bytes, 0);
+    const bytes = entry.bytes;
     if (bytes > SESSION_MAX_BYTES) return json({ error: `session is ${bytes} bytes, over the viewer's ${SESSION_MAX_BYTES}; use tracegate show` }, 413);
-    const { records, problems } = parseSessionText(key, readEntry(entry));
+    const { records, problems } = parseSessionText(key, await readEntry(entry));
     const row = cache.putExact(entry, records as unknown as Record<string, unknown>[]);
     const checks = signatureChecks(records, oracleKey);
     return json({ row, records, problems, checks });
@@ -287,7 +288,7 @@ export function startViewer(opts: ViewerOptions): Viewer {
           case "/api/sessions":
             return await sessionsRoute(url);
           case "/api/session":
-            return sessionRoute(url);
+            return await sessionRoute(url);
           case "/api/events":
             return eventsRoute(req, srv);
           default:

@@ -1,9 +1,10 @@
 /**
  * Where the viewer reads sessions from, read-only: the local store
- * (`<data dir>/sessions/<id>.jsonl`, one file a session) or a synced tree on
- * disk (`file:///dir`, the bucket layout
- * `<prefix>/<org>/<repo>/<YYYY>/<MM>/<DD>/<session>/<segment>.jsonl`, one
- * directory a session whose segments concatenate in name order).
+ * (`<data dir>/sessions/<id>.jsonl`, read a window at a time, see summary.ts)
+ * or a synced store (`--from file:///DIR` or `--from s3://BUCKET/PREFIX`),
+ * read through the store source that `sessions`, `show` and `verify` use
+ * (lib/source/), which knows the bucket layout. A store session is read
+ * whole, once, and its row cached by size and time.
  *
  * A session is named by a key the source produced while listing; a key from
  * a request is only ever looked up among listed keys, never joined into a
@@ -11,14 +12,14 @@
  *
  * @example
  * ```ts
- * const src = openSource(undefined, home);          // the local store
- * const src2 = openSource("file:///mnt/traces", home);
- * for (const e of src.list()) e.segments;
+ * const src = await openViewSource(undefined, home, process.env); // the local store
+ * for (const e of await src.list()) e.key;
  * ```
  */
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { openSource, type StoreSource } from "../source/index.ts";
+import { parseSegmentKey, segmentKey } from "../sync/layout.ts";
 import { sessionsDir } from "../trace/store.ts";
 
 export interface Segment {
@@ -28,22 +29,25 @@ export interface Segment {
 }
 
 export interface SessionEntry {
-  /** Stable id of the session within its source (a file name, or the session's relative dir). */
+  /** Stable id of the session within its source (its file name). */
   readonly key: string;
-  /** The session's files in order; their concatenation is the session's JSONL. */
+  /** Local files, in order; empty for a store session (read with `load`). */
   readonly segments: readonly Segment[];
-  /** `org/repo` when the layout says it. */
+  readonly bytes: number;
+  readonly mtimeMs: number;
+  /** `org/repo` when the store's layout says it. */
   readonly repo?: string;
+  /** A store session's whole text. */
+  readonly load?: () => Promise<string>;
 }
 
 export interface Source {
   /** What the page shows as the source (a dir or URL). */
   readonly label: string;
-  list(): SessionEntry[];
+  /** Whether hooks can forward to a viewer of this source (the local store only). */
+  readonly local: boolean;
+  list(): Promise<SessionEntry[]>;
 }
-
-/** A `--from` value the viewer cannot read; the message says what to do. */
-export class SourceError extends Error {}
 
 function dirents(dir: string): Dirent[] {
   try {
@@ -53,97 +57,58 @@ function dirents(dir: string): Dirent[] {
   }
 }
 
-function segment(path: string): Segment | null {
-  try {
-    const st = statSync(path);
-    return st.isFile() ? { path, bytes: st.size, mtimeMs: st.mtimeMs } : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The local store: every `sessions/*.jsonl` regular file (symlinks are skipped). */
 export function localSource(home: string): Source {
   const dir = sessionsDir(home);
   return {
     label: dir,
-    list() {
+    local: true,
+    async list() {
       const out: SessionEntry[] = [];
       for (const d of dirents(dir)) {
         if (!d.isFile() || !d.name.endsWith(".jsonl")) continue;
-        const seg = segment(join(dir, d.name));
-        if (seg) out.push({ key: d.name, segments: [seg] });
+        const path = join(dir, d.name);
+        try {
+          const st = statSync(path);
+          if (st.isFile()) out.push({ key: d.name, segments: [{ path, bytes: st.size, mtimeMs: st.mtimeMs }], bytes: st.size, mtimeMs: st.mtimeMs });
+        } catch {
+          // gone since the listing
+        }
       }
       return out;
     },
   };
 }
 
-/** Directories only, never through a symlink, in name order. */
-function subdirs(dir: string): string[] {
-  return dirents(dir)
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
+/** `org/repo` from a store session's label (`<url>/<org>/<repo>/<Y>/<M>/<D>/<session>.jsonl`), by the layout's own parser. */
+function repoOf(label: string): string | undefined {
+  const k = parseSegmentKey(segmentKey(label.replace(/\.jsonl$/, ""), 0));
+  return k && k.org && k.repo ? `${k.org}/${k.repo}` : undefined;
 }
 
-/**
- * A synced tree on disk: `<root>/<org>/<repo>/<YYYY>/<MM>/<DD>/<session>/<segment>.jsonl`.
- * Symlinked directories and files are not followed.
- */
-export function fileTreeSource(root: string, label = root): Source {
+/** A synced store, through lib/source. */
+export function storeSource(store: StoreSource): Source {
   return {
-    label,
-    list() {
-      const out: SessionEntry[] = [];
-      for (const org of subdirs(root))
-        for (const repo of subdirs(join(root, org)))
-          for (const y of subdirs(join(root, org, repo)))
-            for (const m of subdirs(join(root, org, repo, y)))
-              for (const d of subdirs(join(root, org, repo, y, m)))
-                for (const s of subdirs(join(root, org, repo, y, m, d))) {
-                  const dir = join(root, org, repo, y, m, d, s);
-                  const segments = dirents(dir)
-                    .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
-                    .map((e) => e.name)
-                    .sort()
-                    .map((n) => segment(join(dir, n)))
-                    .filter((x): x is Segment => x !== null);
-                  if (segments.length) out.push({ key: [org, repo, y, m, d, s].join("/"), segments, repo: `${org}/${repo}` });
-                }
-      return out;
+    label: store.label,
+    local: false,
+    async list() {
+      return (await store.list()).map((s) => ({
+        key: `${s.name}.jsonl`,
+        segments: [],
+        bytes: s.bytes,
+        mtimeMs: s.mtimeMs,
+        repo: repoOf(s.label),
+        load: () => store.read(s),
+      }));
     },
   };
 }
 
 /**
- * The source for `--from` (absent: the local store in `home`).
- * Throws SourceError for a URL it cannot read.
+ * The source for `--from` (absent: the local store in `home`). Throws with a
+ * user-facing message for a URL the store source cannot open.
  */
-export function openSource(from: string | undefined, home: string): Source {
+export async function openViewSource(from: string | undefined, home: string, env: Readonly<Record<string, string | undefined>>): Promise<Source> {
   if (from === undefined) return localSource(home);
-  let url: URL;
-  try {
-    url = new URL(from);
-  } catch {
-    throw new SourceError(`--from "${from}" is not a URL; use file:///path/to/synced/traces`);
-  }
-  if (url.protocol === "file:") {
-    let root: string;
-    try {
-      root = fileURLToPath(url);
-    } catch {
-      throw new SourceError(`--from ${from} is not a local file URL; use file:///absolute/path`);
-    }
-    try {
-      if (!statSync(root).isDirectory()) throw new Error("not a directory");
-    } catch {
-      throw new SourceError(`--from ${from}: ${root} is not a readable directory`);
-    }
-    return fileTreeSource(root, from);
-  }
-  if (url.protocol === "s3:") {
-    throw new SourceError(`--from s3:// is not readable by the viewer yet; sync the bucket to a directory and use --from file:///that/dir`);
-  }
-  throw new SourceError(`--from ${url.protocol} URLs are not supported; use file:///path/to/synced/traces`);
+  return storeSource(await openSource(from, home, env));
 }

@@ -12,7 +12,7 @@
  * @example
  * ```ts
  * const cache = new SummaryCache();
- * const rows = source.list().map((e) => cache.get(e));
+ * const rows = await Promise.all((await source.list()).map((e) => cache.get(e)));
  * ```
  */
 import { closeSync, openSync, readSync } from "node:fs";
@@ -140,7 +140,6 @@ export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete:
   const t1 = lastTs ? Date.parse(lastTs) : NaN;
   const cwd = textOf(start?.cwd);
   const promptText = textOf(prompt?.text);
-  const bytes = entry.segments.reduce((n, s) => n + s.bytes, 0);
   let outcome: string = outcomeOf(all);
   let outcomeCheck: SessionRow["outcome_check"] = null;
   if (outcome === "flip" && check) {
@@ -163,8 +162,8 @@ export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete:
     outcome_check: outcomeCheck,
     ended: all.some((r) => r.type === "session_end"),
     first_prompt: promptText === null ? null : promptText.slice(0, PROMPT_MAX),
-    bytes,
-    mtime_ms: Math.max(0, ...entry.segments.map((s) => s.mtimeMs)),
+    bytes: entry.bytes,
+    mtime_ms: entry.mtimeMs,
   };
 }
 
@@ -175,7 +174,7 @@ export function summarize(entry: SessionEntry, check?: VerdictCheck): SessionRow
 }
 
 function signature(entry: SessionEntry): string {
-  return entry.segments.map((s) => `${s.path}\0${s.bytes}\0${s.mtimeMs}`).join("\0");
+  return `${entry.bytes}\0${entry.mtimeMs}\0${entry.segments.map((s) => `${s.path}\0${s.bytes}\0${s.mtimeMs}`).join("\0")}`;
 }
 
 /** Rows cached by segment paths, sizes and mtimes. */
@@ -191,13 +190,14 @@ export class SummaryCache {
     return hit && hit.sig === signature(entry) ? hit.row : undefined;
   }
 
-  get(entry: SessionEntry): SessionRow {
+  /** The row, from the cache or a bounded read (a store session: read whole, once). */
+  async get(entry: SessionEntry): Promise<SessionRow> {
     const sig = signature(entry);
     const hit = this.rows.get(entry.key);
     if (hit && hit.sig === sig) return hit.row;
     let row: SessionRow;
     try {
-      row = summarize(entry, this.check);
+      row = entry.load ? rowFrom(entry, parseLines(await entry.load(), false, false), [], true, this.check) : summarize(entry, this.check);
     } catch {
       row = rowFrom(entry, [], [], false, this.check);
     }

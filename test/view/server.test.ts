@@ -120,23 +120,25 @@ test("a session key is looked up among listed sessions, never joined into a path
   expect((await get(v.port, `/api/session?token=${v.token}&key=ok-1.jsonl`)).status).toBe(200);
 });
 
-test("--from file:// reads a synced tree in the bucket layout, read-only, with no discovery record", async () => {
+test("--from file:// reads a synced store (sync's layout, through lib/source), read-only, with no discovery record", async () => {
   const h = home();
   const tree = home();
+  // The layout sync writes (lib/sync/layout.ts): segments named by their byte offset in the session.
   const dir = join(tree, "acme", "billing", "2026", "11", "30", "sess-synced");
   mkdirSync(dir, { recursive: true });
   const recs = demoSession({ sessionId: "sess-synced", start: new Date("2026-11-30T10:00:00Z") });
-  writeFileSync(join(dir, "000001.jsonl"), recs.slice(0, 5).map((r) => `${JSON.stringify(r)}\n`).join(""));
-  writeFileSync(join(dir, "000002.jsonl"), recs.slice(5).map((r) => `${JSON.stringify(r)}\n`).join(""));
-  const before = readFileSync(join(dir, "000001.jsonl"), "utf8");
+  const first = recs.slice(0, 5).map((r) => `${JSON.stringify(r)}\n`).join("");
+  writeFileSync(join(dir, "000000000000.jsonl"), first);
+  writeFileSync(join(dir, `${String(Buffer.byteLength(first)).padStart(12, "0")}.jsonl`), recs.slice(5).map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const before = readFileSync(join(dir, "000000000000.jsonl"), "utf8");
   const v = await viewer(h, ["--from", pathToFileURL(tree).href]);
   const list = JSON.parse((await get(v.port, `/api/sessions?token=${v.token}`)).body);
   expect(list.live).toBe(false);
   expect(list.rows).toHaveLength(1);
-  expect(list.rows[0]).toMatchObject({ key: "acme/billing/2026/11/30/sess-synced", repo: "acme/billing", session_id: "sess-synced", outcome: "flip", tool_calls: 6 });
+  expect(list.rows[0]).toMatchObject({ key: "sess-synced.jsonl", repo: "acme/billing", session_id: "sess-synced", outcome: "flip", tool_calls: 6 });
   const one = JSON.parse((await get(v.port, `/api/session?token=${v.token}&key=${encodeURIComponent(list.rows[0].key)}`)).body);
   expect(one.records).toHaveLength(recs.length);
-  expect(readFileSync(join(dir, "000001.jsonl"), "utf8")).toBe(before);
+  expect(readFileSync(join(dir, "000000000000.jsonl"), "utf8")).toBe(before);
   expect((await get(v.port, `/_hook/challenge?nonce=${"1".repeat(32)}`)).status).toBe(404);
   expect(existsSync(join(h, "view.json"))).toBe(false);
 });
@@ -195,15 +197,14 @@ test("user errors: a clear message and a non-zero exit", async () => {
   const cases: [string[], RegExp][] = [
     [["--port", "abc"], /--port must be a number/],
     [["--port", "70000"], /--port must be a number/],
-    [["--from", "s3://bucket/prefix"], /s3:\/\/ is not readable by the viewer yet/],
-    [["--from", pathToFileURL(join(h, "no-such-dir")).href], /not a readable directory/],
-    [["--from", "not a url"], /is not a URL/],
-    [["--from", "file://./relative"], /not a local file URL/],
-    [["--from", "https://example.com/traces"], /not supported/],
-    [["--bogus"], /usage: tracegate view/],
+    [["--from", "s3://bucket/prefix"], /no S3 credentials/],
+    [["--from", "not a url"], /unsupported store URL/],
+    [["--from", "file://./relative"], /absolute path/],
+    [["--from", "https://example.com/traces"], /unsupported store URL/],
+    [["--bogus"], /has no option --bogus/],
   ];
   for (const [args, msg] of cases) {
-    const r = await run(["view", ...args], { env: { TRACEGATE_HOME: h } });
+    const r = await run(["view", ...args], { env: { TRACEGATE_HOME: h, HOME: h } });
     expect({ args, code: r.code }).toEqual({ args, code: 2 });
     expect(r.stderr).toMatch(msg);
     expect(r.stdout.length).toBe(0);

@@ -22,7 +22,7 @@ function home(): string {
   return d;
 }
 
-test("a large session is summarised from its head and tail only, with the tool count marked as a lower bound", () => {
+test("a large session is summarised from its head and tail only, with the tool count marked as a lower bound", async () => {
   const h = home();
   const recs = demoSession({ sessionId: "big", start: new Date("2026-12-01T10:00:00Z") });
   const path = join(h, "sessions", writeSession(h, recs.slice(0, 1)));
@@ -31,7 +31,7 @@ test("a large session is summarised from its head and tail only, with the tool c
   writeSync(fd, recs.slice(0, 3).map((r) => `${JSON.stringify(r)}\n`).join(""));
   writeSync(fd, `\n${recs.slice(3).map((r) => `${JSON.stringify(r)}\n`).join("")}`, 8 * 1024 ** 3);
   closeSync(fd);
-  const entry = localSource(h).list()[0]!;
+  const entry = (await localSource(h).list())[0]!;
   expect(entry.segments[0]!.bytes).toBeGreaterThan(8 * 1024 ** 3);
   const row = summarize(entry);
   expect(row).toMatchObject({ session_id: "big", harness: "claude", cwd: "/home/dev/src/acme/billing", start: "2026-12-01T10:00:00.000Z", duration_ms: 80_000, outcome: "flip", ended: true, tool_calls: 6, tool_calls_exact: false });
@@ -39,30 +39,30 @@ test("a large session is summarised from its head and tail only, with the tool c
   // Opening the session in full makes the count exact (here: the records the file holds).
   const cache = new SummaryCache();
   expect(cache.putExact(entry, recs)).toMatchObject({ tool_calls: 6, tool_calls_exact: true });
-  expect(cache.get(entry).tool_calls_exact).toBe(true);
+  expect((await cache.get(entry)).tool_calls_exact).toBe(true);
 });
 
-test("a session ending in a large record still shows its last record's time", () => {
+test("a session ending in a large record still shows its last record's time", async () => {
   const h = home();
   const recs = demoSession({ sessionId: "tailbig", start: new Date("2026-12-01T10:00:00Z"), end: false });
   const name = writeSession(h, recs);
   const last = { ...recs[2], id: "big-last", ts: "2026-12-01T10:30:00.000Z", output: "q".repeat(1 << 20) };
   appendFileSync(join(h, "sessions", name), `${JSON.stringify(last)}\n`);
-  const row = summarize(localSource(h).list()[0]!);
+  const row = summarize((await localSource(h).list())[0]!);
   expect(row.last).toBe("2026-12-01T10:30:00.000Z");
   expect(row.duration_ms).toBe(30 * 60_000);
   expect(row.ended).toBe(false);
 });
 
-test("the cache answers an unchanged session without reading it, and rereads one that grew", () => {
+test("the cache answers an unchanged session without reading it, and rereads one that grew", async () => {
   const h = home();
   const name = writeSession(h, demoSession({ sessionId: "c1", start: new Date(), end: false }));
   const cache = new SummaryCache();
-  const a = cache.get(localSource(h).list()[0]!);
+  const a = await cache.get((await localSource(h).list())[0]!);
   expect(a.ended).toBe(false);
-  expect(cache.get(localSource(h).list()[0]!)).toBe(a);
+  expect(await cache.get((await localSource(h).list())[0]!)).toBe(a);
   appendFileSync(join(h, "sessions", name), `${JSON.stringify({ id: "e", type: "session_end", session_id: "c1", harness: "claude", ts: new Date().toISOString(), reason: "exit", outcome: "flip" })}\n`);
-  const b = cache.get(localSource(h).list()[0]!);
+  const b = await cache.get((await localSource(h).list())[0]!);
   expect(b).not.toBe(a);
   expect(b.ended).toBe(true);
 });
