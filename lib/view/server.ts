@@ -208,7 +208,8 @@ export function startViewer(opts: ViewerOptions): Viewer {
   async function sessionsRoute(url: URL): Promise<Response> {
     const all = await allRows();
     const num = (k: string) => {
-      const v = Number(url.searchParams.get(k));
+      const raw = url.searchParams.get(k);
+      const v = raw === null || raw === "" ? NaN : Number(raw);
       return Number.isFinite(v) ? v : undefined;
     };
     const page = listPage(all, {

@@ -96,6 +96,7 @@ test("lists sessions newest first with filters, search and paging, and reads one
   expect([...starts].sort((a, b) => b - a)).toEqual(starts);
   expect(p1.rows[0]).toMatchObject({ session_id: expect.stringMatching(/^sess-00000-/), harness: "claude", repo: "/home/dev/src/acme/billing", duration_ms: 80_000, tool_calls: 6, tool_calls_exact: true, outcome: "flip", ended: true });
   expect(p1.rows[0].first_prompt).toContain("pagination");
+  expect((await api("")).rows.length).toBe(50); // the default page
   const p3 = await api("limit=50&offset=100");
   expect(p3.rows.length).toBe(20);
   expect((await api("harness=codex")).rows.every((r: any) => r.harness === "codex")).toBe(true);
