@@ -201,6 +201,18 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
     load: async () => (await import("../oracle/cli.ts")).oracleCommand,
   },
+  view: {
+    summary: "a local page to look at sessions, live as hooks record them (127.0.0.1 only, with an access token)",
+    details:
+      "Prints the page's URL with a fresh access token. Viewing the data dir, it writes a discovery\n" +
+      "record there so hooks forward their records to it, but only after it proves it holds the record's token.",
+    options: {
+      port: { type: "string", arg: "N", help: "port on 127.0.0.1 (default 0: a free one)" },
+      from,
+      open: { type: "boolean", help: "also open the URL in the desktop's browser" },
+    },
+    load: async () => (await import("../view/cli.ts")).viewCommand,
+  },
   version: {
     summary: "print the version and commit (also --version)",
     options: {},

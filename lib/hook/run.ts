@@ -27,6 +27,7 @@ import { logError, TracegateError } from "./errorlog.ts";
 import { drain, type StdinRead } from "./stdin.ts";
 import { emitDecision, muzzleStdout } from "./stdout.ts";
 import type { HookContext, HookResolver } from "./types.ts";
+import { forwardToViewer } from "../view/forward.ts";
 
 function exit0(): never {
   process.exit(0);
@@ -53,8 +54,8 @@ export function splitHarnessArg(argv: readonly string[]): { harness: string | nu
   return { harness, rest };
 }
 
-/** Sanitise (redact, cap) and append; a failure is logged, never raised. */
-function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
+/** Sanitise (redact, cap) and append; a failure is logged, never raised. Returns what reached the store. */
+function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): TraceRecord[] {
   const redactor = configuredRedactor(config, home);
   const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
   const clean: TraceRecord[] = [];
@@ -68,8 +69,10 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
   }
   try {
     appendRecords(home, clean);
+    return clean;
   } catch (e) {
     logError(home, hook, "append", e);
+    return [];
   }
 }
 
@@ -143,8 +146,10 @@ export async function runHook(
       now: () => new Date(),
     };
     const result = await binding.handle(ctx);
-    writeRecords(home, hook, result.records, config);
+    const written = writeRecords(home, hook, result.records, config);
     if (result.decision && spec.decides) emitDecision(result.decision);
+    // Display only, after the store has the records and the decision is out.
+    await forwardToViewer(home, hook, written, ctx.remainingMs);
   } catch (e) {
     logError(home, hook, "handler", e);
   }

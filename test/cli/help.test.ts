@@ -121,6 +121,7 @@ const PROBE: Record<string, { args: string[]; value: (opt: string) => string }> 
   doctor: { args: [], value: () => "x" },
   prune: { args: ["--dry-run", "--older-than", "3650d"], value: () => "3650d" },
   config: { args: [], value: () => "x" },
+  view: { args: ["--port", "70000"], value: (o) => (o === "port" ? "70000" : o === "from" ? "not-a-url" : "x") },
   "oracle keygen": { args: ["--out", "/nonexistent/dir/x"], value: () => "/nonexistent/dir/x" },
   "oracle serve": { args: ["--repo", "/nonexistent", "--test-cmd", "true", "--key", "/nonexistent"], value: (o) => (["port", "timeout", "max-diff-bytes", "queue", "jobs", "wait"].includes(o) ? "1" : "/nonexistent") },
 };

@@ -1,0 +1,3 @@
+/** app.js, imported as text so `bun build --compile` embeds it. */
+declare const text: string;
+export default text;
