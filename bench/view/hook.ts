@@ -24,7 +24,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { discoveryPath } from "../../lib/view/discovery.ts";
-import { OBSERVER_CAP_MS } from "../../lib/hook/caps.ts";
+import { OBSERVER_CAP_MS } from "../../lib/hook/subcommands.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const { values } = parseArgs({ options: { runs: { type: "string", default: "30" }, bin: { type: "string", default: join(ROOT, "dist", "tracegate") }, against: { type: "string" } } });
