@@ -1,7 +1,7 @@
 /**
  * `tracegate prune --older-than AGE [--dry-run]`: delete sessions whose last
  * record is older than AGE. When sync is configured, a session is deleted
- * only once `isSynced` can show it was uploaded; "cannot tell" keeps it.
+ * only once the store shows it holds every byte of it; "cannot tell" keeps it.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
@@ -15,30 +15,68 @@ import { parseAge, plural } from "./style.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Whether the user config names a sync destination; "unknown" when the file cannot be read or parsed. */
-export async function syncConfigured(env: Env): Promise<boolean | "unknown"> {
+/**
+ * The sync destination the user config names: its URL, null when sync is not
+ * configured, "unknown" when the file cannot be read or parsed.
+ */
+export async function syncUrl(env: Env): Promise<string | null | "unknown"> {
   let text: string;
   try {
     text = readFileSync(configPath(env), "utf8");
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? false : "unknown";
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? null : "unknown";
   }
   const { parse } = await import("jsonc-parser");
   const errors: unknown[] = [];
   const v = parse(text, errors as never, { allowTrailingComma: true });
   if (errors.length || !v || typeof v !== "object") return "unknown";
-  return v.sync !== undefined && v.sync !== null;
+  if (v.sync === undefined || v.sync === null) return null;
+  return typeof v.sync?.url === "string" && v.sync.url ? v.sync.url : "unknown";
 }
 
+/** Asks the store whether a session file's current bytes are all in it. */
+export type SyncedCheck = (file: SessionFile) => Promise<boolean | "unknown">;
+
 /**
- * Whether one session file's current contents are known to be uploaded by
- * `tracegate sync`. Only sync can answer "yes" (it knows what it uploaded);
- * this is the one place prune asks, so sync's ledger lookup goes here. Until
- * a build has that ledger the answer is "unknown", and prune keeps the
- * session: with sync configured, nothing unsynced is ever deleted.
+ * The store's own answer, not a local flag: sync's journal only says under
+ * which key prefix a session lives (a hint an agent could edit); the store's
+ * listing must then show segments covering every byte of the file from offset
+ * 0 with no gap. Anything less, or any error reaching the store, is "unknown",
+ * and prune keeps the session.
  */
-export function isSynced(_home: string, _file: SessionFile): boolean | "unknown" {
-  return "unknown";
+export async function storeSyncedCheck(home: string, url: string, env: Env): Promise<SyncedCheck> {
+  const [{ openStore }, { journalPath, loadJournal }, { parseSegmentKey }] = await Promise.all([
+    import("../sync/open.ts"),
+    import("../sync/journal.ts"),
+    import("../sync/layout.ts"),
+  ]);
+  let store: Awaited<ReturnType<typeof openStore>>["store"];
+  try {
+    store = openStore(url, env).store;
+  } catch {
+    return async () => "unknown";
+  }
+  const journal = loadJournal(journalPath(home, url));
+  return async (f) => {
+    const hint = journal.get(basename(f.path, ".jsonl"));
+    if (!hint) return "unknown";
+    try {
+      const segments: { offset: number; size: number }[] = [];
+      for await (const o of store.list(hint.prefix)) {
+        const k = parseSegmentKey(o.key);
+        if (k && k.session === basename(f.path, ".jsonl")) segments.push({ offset: k.offset, size: o.size });
+      }
+      segments.sort((a, b) => a.offset - b.offset);
+      let covered = 0;
+      for (const g of segments) {
+        if (g.offset !== covered) return "unknown";
+        covered += g.size;
+      }
+      return covered === f.bytes ? true : "unknown";
+    } catch {
+      return "unknown";
+    }
+  };
 }
 
 /** A session's age reference: its file's last write (records are appended, never rewritten). */
@@ -55,7 +93,7 @@ export async function pruneCommand(argv: string[]): Promise<number> {
   if (age === null) return fail(`--older-than takes an age such as 30d, 12h, 90m or 2w, not "${v["older-than"]}"`, 2);
   const env = process.env;
   const home = dataDir(env);
-  const sync = await syncConfigured(env);
+  const sync = await syncUrl(env);
   if (sync === "unknown") {
     return fail(`cannot tell whether sync is configured: ${configPath(env)} does not parse; fix it (see \`tracegate doctor\`) and run prune again; nothing was deleted`);
   }
@@ -63,8 +101,9 @@ export async function pruneCommand(argv: string[]): Promise<number> {
   const old = listSessionFiles(home).filter((f) => lastWrite(f) < cutoff);
   const doomed: SessionFile[] = [];
   const kept: string[] = [];
+  const isSynced = sync ? await storeSyncedCheck(home, sync, env) : null;
   for (const f of old) {
-    const synced = sync ? isSynced(home, f) : true;
+    const synced = isSynced ? await isSynced(f) : true;
     if (synced === true) doomed.push(f);
     else kept.push(basename(f.path, ".jsonl"));
   }

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandbox, type Sandbox } from "../git/helpers.ts";
 import { BINARY, cleanup, postToolUse, run, tempDir } from "../support/tracegate.ts";
@@ -251,6 +251,35 @@ test("prune --older-than: dry run lists, real run deletes; sync configured keeps
   const bad = await run(["prune", "--older-than", "a while"], { env: e });
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--older-than takes an age such as 30d");
+  cleanup(dir);
+});
+
+test("prune with sync configured deletes a session only once the store holds every byte of it", async () => {
+  const dir = tempDir();
+  const store = join(dir, "store");
+  mkdirSync(store);
+  const e = { TRACEGATE_HOME: join(dir, "home"), TRACEGATE_CONFIG: join(dir, "config.jsonc") };
+  writeFileSync(e.TRACEGATE_CONFIG, JSON.stringify({ sync: { url: `file://${store}` } }));
+  const say = (s: string) => run(["user-prompt-submit"], { stdin: JSON.stringify({ session_id: s, prompt: "p" }), env: e });
+  for (const s of ["old-synced", "old-grown", "old-never"]) await say(s);
+  const up = await run(["sync", "--session", "old-synced"], { env: e });
+  expect(up.code).toBe(0);
+  expect((await run(["sync", "--session", "old-grown"], { env: e })).code).toBe(0);
+  await say("old-grown"); // appended after its sync: the store no longer holds all of it
+  // A forged journal entry cannot vouch for a session: the store's listing decides.
+  const jdir = join(e.TRACEGATE_HOME, "sync");
+  const jfile = join(jdir, readdirSync(jdir).find((n) => n.startsWith("journal-"))!);
+  const journal = JSON.parse(readFileSync(jfile, "utf8"));
+  const neverBytes = readFileSync(join(e.TRACEGATE_HOME, "sessions", "old-never.jsonl")).length;
+  journal.sessions["old-never"] = { prefix: journal.sessions["old-synced"].prefix.replace("old-synced", "old-never"), end: neverBytes };
+  writeFileSync(jfile, JSON.stringify(journal));
+  const old = Date.now() / 1000 - 40 * 86400;
+  for (const s of ["old-synced", "old-grown", "old-never"]) utimesSync(join(e.TRACEGATE_HOME, "sessions", `${s}.jsonl`), old, old);
+  const r = await run(["prune", "--older-than", "30d"], { env: e });
+  expect(r.code).toBe(0);
+  expect(text(r.stdout)).toContain("deleted old-synced\n");
+  expect(text(r.stdout)).toContain("kept 2 old sessions not yet known to be synced");
+  expect(readdirSync(join(e.TRACEGATE_HOME, "sessions")).sort()).toEqual(["old-grown.jsonl", "old-never.jsonl"]);
   cleanup(dir);
 });
 
