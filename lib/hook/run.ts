@@ -143,7 +143,7 @@ export async function runHook(
     if (harness !== "claude") throw new TracegateError(`unsupported harness "${harness.slice(0, 32)}"`);
     const cwd = (payload as Record<string, unknown>).cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
-    for (const problem of config.errors) logError(home, hook, "config", new TracegateError(problem));
+    for (const problem of [...config.errors, ...config.repo_errors]) logError(home, hook, "config", new TracegateError(problem));
     const ctx: HookContext = {
       hook,
       harness,
@@ -157,8 +157,11 @@ export async function runHook(
     };
     const handler = await resolve(hook, rest);
     const result = await handler(ctx);
-    writeRecords(home, hook, result.records, config);
+    // The decision goes out before any optional work: redacting and appending
+    // the records may be slow (a costly pattern, a contended lock), and a
+    // block that arrives after the harness's kill is a stop the gate lost.
     if (result.decision && hook === "stop") emitDecision(result.decision);
+    writeRecords(home, hook, result.records, config);
   } catch (e) {
     logError(home, hook, "handler", e);
   }
