@@ -3,9 +3,9 @@
  * pair, and a real `tracegate oracle serve` child process on 127.0.0.1.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..", "..");
 const MAIN = join(ROOT, "main.ts");
@@ -43,7 +43,10 @@ export function makeTaskRepo(dir: string): { repo: string; base: string } {
 
 /** The unified diff that a change to the task repo makes against its base, as `git diff` writes it. */
 export function diffOf(repo: string, files: Record<string, string>): string {
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(repo, name), content);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, name)), { recursive: true });
+    writeFileSync(join(repo, name), content);
+  }
   git(repo, "add", "-A");
   const diff = execFileSync("git", ["diff", "--cached", "--binary"], { cwd: repo, encoding: "utf8" });
   git(repo, "reset", "-q", "--hard", "HEAD");
