@@ -325,7 +325,8 @@ export function analyzeSession(bytes: Uint8Array, opts: AnalyzeOptions): Session
   else outcome = capOf(lastVerdict.rec) ? "cap" : "no_flip";
 
   if (lastCovered > 0 && lastCovered < all.length) {
-    notes.push({ line: lastCovered + 1, problem: `lines ${lastCovered + 1}-${all.length} come after the last signed verdict: not covered by a verdict` });
+    const span = lastCovered + 1 === all.length ? `line ${all.length} comes` : `lines ${lastCovered + 1}-${all.length} come`;
+    notes.push({ line: lastCovered + 1, problem: `${span} after the last signed verdict: not covered by a verdict` });
   }
   return { session_id: sessionId, records, lines: recordLines, corrupt, problems, notes, outcome, verified_lines: verifiedLines, head, line_count: all.length };
 }
