@@ -80,6 +80,8 @@ export interface PendingJob {
   readonly submitted_at: string | null;
   /** Stops that have already found this job still running (bounds the provisional blocks). */
   readonly polls: number;
+  /** The chain head sent with the job: the verdict signs that one, not the head at pick-up. */
+  readonly chain_head: string | null;
 }
 
 export interface GateState {
@@ -143,6 +145,7 @@ export function gateStateOf(records: readonly unknown[]): GateState {
         diff_sha256: typeof last.diff_sha256 === "string" ? last.diff_sha256 : null,
         submitted_at: typeof last.submitted_at === "string" ? last.submitted_at : null,
         polls,
+        chain_head: typeof last.chain_head === "string" ? last.chain_head : null,
       },
     };
   }

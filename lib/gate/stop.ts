@@ -192,6 +192,9 @@ async function ask(ctx: HookContext, g: Gathered): Promise<Answer | null> {
     // A pending job for a diff the agent has since changed is abandoned: its verdict would judge old code.
     if (!pickUp && !mayAsk(g)) return null;
     const at = pickUp ? { attempt: pickUp.attempt, attempts: state.attempts_in_turn } : fresh;
+    // A picked-up job was sent (and is signed) with the head of its own Stop.
+    const head = pickUp?.chain_head ?? g.head;
+    facts.chain_head = head;
     if (diff.cut) return fail(at, `the diff (${diff.bytes} bytes) is over caps.diff_bytes; not sent`);
 
     const budget = () => Math.min(g.oracle.timeout_s * 1000, ctx.remainingMs() - STOP_MARGIN_MS);
@@ -210,7 +213,7 @@ async function ask(ctx: HookContext, g: Gathered): Promise<Answer | null> {
         repo: await originOf(findRepo(g.cwd).commondir),
         base_commit: state.base_commit,
         diff: diff.patch,
-        chain_head: g.head,
+        chain_head: head,
         attempt: at.attempt,
       };
       Object.assign(facts, { submitted_at: ctx.now().toISOString() });
@@ -228,7 +231,7 @@ async function ask(ctx: HookContext, g: Gathered): Promise<Answer | null> {
       session_id: g.sessionId,
       base_commit: state.base_commit,
       diff_sha256: diff.sha256,
-      chain_head: g.head,
+      chain_head: head,
       attempt: at.attempt,
     });
     if (!v.verified) return { state: "unverified", signed, ...at, problem: v.problem, facts };

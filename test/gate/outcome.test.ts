@@ -200,7 +200,7 @@ describe("gateStateOf", () => {
   test("a pending job and its verdict are one attempt but two blocks", () => {
     const pending = v(1, "PENDING", "block", { job_id: "j1", diff_sha256: "d", submitted_at: "2026-01-01T00:00:00.000Z" });
     const s = gateStateOf([start, user, pending]);
-    expect(s.pending).toEqual({ job_id: "j1", attempt: 1, diff_sha256: "d", submitted_at: "2026-01-01T00:00:00.000Z", polls: 1 });
+    expect(s.pending).toEqual({ job_id: "j1", attempt: 1, diff_sha256: "d", submitted_at: "2026-01-01T00:00:00.000Z", polls: 1, chain_head: null });
     expect(gateStateOf([start, user, pending, pending]).pending?.polls).toBe(2);
     expect(s).toMatchObject({ next_attempt: 2, attempts_in_turn: 1, consecutive_blocks: 1 });
     const after = gateStateOf([start, user, pending, v(1, "FAIL", "block")]);
