@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { pollVerdict, requestVerdict, type OracleRequestBody } from "../../lib/oracle/client.ts";
 
-const body: OracleRequestBody = { task_id: "t", session_id: "s", repo: null, base_commit: "a".repeat(40), diff: "", attempt: 1 };
+const body: OracleRequestBody = { task_id: "t", session_id: "s", repo: null, base_commit: "a".repeat(40), diff: "", chain_head: "c".repeat(64), attempt: 1 };
 const VERDICT = { verdict: "PASS", signature: "x" };
 
 type Handler = (req: Request, n: number) => Response | Promise<Response>;
