@@ -21,6 +21,7 @@ import { configuredRedactor } from "../redact/configured.ts";
 import { newId } from "../trace/digest.ts";
 import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
+import { LOCK_WAIT_MS } from "../trace/lock.ts";
 import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
 import { HOOKS, type HookName } from "./caps.ts";
 import { logError, TracegateError } from "./errorlog.ts";
@@ -82,7 +83,9 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
     }
   }
   try {
-    appendRecords(home, clean);
+    // The lock wait is bounded by what is left of this hook's deadline: a synchronous wait would hold off the hard timer.
+    const left = (HOOKS[hook as HookName]?.capMs ?? LOCK_WAIT_MS) - sinceStart() - 150;
+    appendRecords(home, clean, { lockWaitMs: Math.max(0, Math.min(LOCK_WAIT_MS, left)) });
   } catch (e) {
     logError(home, hook, "append", e);
   }
