@@ -27,7 +27,7 @@ beforeAll(async () => {
   ({ repo, base } = makeTaskRepo(dir));
   keys = keygen(dir);
   const common = ["--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile, "--token-file", keys.tokenFile];
-  oracle = await serve([...common, "--cpu", "2"], {}, [BINARY]);
+  oracle = await serve([...common, "--cpu", "2", "--memory", "256"], {}, [BINARY]);
   limited = await serve([...common, "--protect", "check.sh", "--protect", "tests/**", "--cpu", "1", "--max-attempts", "2", "--keep-jobs", "2"], {}, [BINARY]);
 });
 
@@ -94,6 +94,14 @@ describe.if(sandbox)("a test command cannot reach the oracle's secrets", () => {
     const r = await verdictFor(oracle, { "check.sh": "echo 42 > answer.txt\nwhile :; do :; done\n" }, "sess-cpu");
     expect(r.status).toBe(200);
     expect(r.body.verdict).toBe("FAIL");
+  });
+});
+
+describe.if(sandbox)("memory", () => {
+  test("--memory: an allocation past the address-space limit fails; a small one works", async () => {
+    const alloc = (bytes: number) => attackScript(`awk 'BEGIN { s = "x"; while (length(s) < ${bytes}) s = s s; exit length(s) >= ${bytes} ? 0 : 1 }'`);
+    expect((await verdictFor(oracle, { "check.sh": alloc(1_000_000) })).body.verdict).toBe("PASS");
+    expect((await verdictFor(oracle, { "check.sh": alloc(600_000_000) })).body.verdict).toBe("FAIL");
   });
 });
 
