@@ -5,11 +5,12 @@
  * This is the one part of tracegate that uses the `git` CLI: the reference
  * oracle runs on a machine the operator controls (a CI box, a grader), not on
  * the agent's machine, and `git apply` is the reference reader of the patches
- * the collector sends. The checkout is `git clone --no-local --no-hardlinks
- * --no-checkout` of `--repo`: a full copy of the objects through the git
- * transport, so the job shares nothing writable with `--repo` (no
- * alternates, no hard links, no shared object directory) and any object it
- * has is reachable, pushed or not. Then `git checkout --detach BASE`,
+ * the collector sends. The checkout is a fresh `git init` that fetches BASE
+ * from `file://<--repo>` (with `uploadpack.allowAnySHA1InWant`): a full copy
+ * of the objects through the git transport, so the job shares nothing
+ * writable with `--repo` (no alternates, no hard links, no shared object
+ * directory) and any commit it has can be a base, on a branch or not. Then
+ * `git checkout --detach BASE`,
  * `git apply --binary`, the protected paths restored from BASE, and the test
  * command run in the sandbox (see sandbox.ts).
  *
@@ -24,7 +25,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { sandboxed, handOver, type Sandbox } from "./sandbox.ts";
 import { sha256Hex } from "./verdict.ts";
 
@@ -251,11 +252,16 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const base = { exit_code: null, timed_out: false, protected_touched: [] as string[] };
   try {
     if (!COMMIT_RE.test(input.base)) throw new OracleJobError("base commit is not a full hex object id");
-    const clone = await runProcess("git", ["-c", "core.hooksPath=/dev/null", "clone", "--quiet", "--no-local", "--no-hardlinks", "--no-checkout", "--", input.repo, wt], {
+    // A fresh repository that fetches exactly the base commit (and its history) through the git
+    // transport: a full copy, no alternates or hard links into --repo, and any commit --repo has
+    // can be a base, on a branch or not.
+    const init = await runProcess("git", ["-c", "init.defaultBranch=job", "init", "--quiet", wt], { timeoutMs: 60_000, signal: input.signal });
+    if (init.code !== 0) throw new OracleJobError(`git init failed: ${init.stderr.trim()}`);
+    const fetched = await runProcess("git", gitArgs(wt, "-c", "uploadpack.allowAnySHA1InWant=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", `file://${resolve(input.repo)}`, input.base), {
       timeoutMs: 300_000,
       signal: input.signal,
     });
-    if (clone.code !== 0) throw new OracleJobError(`git clone failed: ${clone.stderr.trim()}`);
+    if (fetched.code !== 0) throw new OracleJobError(`git fetch of the base commit failed: ${fetched.stderr.trim()}`);
     // Nothing in the job may point back into --repo.
     if (existsSync(join(wt, ".git", "objects", "info", "alternates"))) throw new OracleJobError("the job checkout borrows objects through alternates");
     const co = await runProcess("git", gitArgs(wt, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", input.base), {

@@ -121,6 +121,19 @@ describe("--protect: the task's tests are the oracle's", () => {
   });
 });
 
+test("a base commit on no branch of --repo is still a base (the job fetches exactly that commit)", async () => {
+  const { git } = await import("./support.ts");
+  git(repo, "checkout", "-q", "--detach");
+  require("node:fs").writeFileSync(join(repo, "answer.txt"), "42\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "dangling");
+  const dangling = git(repo, "rev-parse", "HEAD");
+  git(repo, "checkout", "-q", "main");
+  const r = await postJson(`${oracle.url}/v1/verdicts`, { ...request(""), base_commit: dangling }, { authorization: `Bearer ${keys.token}` });
+  expect(r.status).toBe(200);
+  expect(r.body.verdict).toBe("PASS");
+});
+
 describe("credentials and limits", () => {
   test("no token, a wrong token: 401; the right one: accepted", async () => {
     const body = request(diffOf(repo, { "answer.txt": "42\n" }), "sess-token");
