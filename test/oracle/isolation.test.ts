@@ -177,6 +177,27 @@ describe("credentials and limits", () => {
   });
 });
 
+test("--keep-bytes: finished answers beyond the byte bound are dropped, oldest first", async () => {
+  const small = await serve(["--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile, "--token-file", keys.tokenFile, "--keep-bytes", "1024"], {}, [BINARY]);
+  try {
+    const auth = { authorization: `Bearer ${keys.token}` };
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await postJson(`${small.url}/v1/verdicts`, request(diffOf(repo, { "answer.txt": `${i}\n` }), `sess-bytes-${i}`), { ...auth, prefer: "wait=0" });
+      ids.push(r.body.job_id ?? "");
+      for (let j = 0; j < 100; j++) {
+        if ((await fetch(`${small.url}/v1/verdicts/${ids[i]}`, { headers: auth })).status !== 202) break;
+        await Bun.sleep(50);
+      }
+    }
+    // One signed answer (~600 bytes) plus its bookkeeping fits in 1 KiB; two do not.
+    expect((await fetch(`${small.url}/v1/verdicts/${ids[0]}`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${small.url}/v1/verdicts/${ids[1]}`, { headers: auth })).status).toBe(200);
+  } finally {
+    await small.stop();
+  }
+});
+
 describe("without bubblewrap", () => {
   test("serve refuses to start unless --no-sandbox, which it then prints on every job", async () => {
     const args = ["oracle", "serve", "--port", "0", "--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile, "--token-file", keys.tokenFile];
