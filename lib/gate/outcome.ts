@@ -72,6 +72,7 @@ function turnStart(records: readonly unknown[]): number {
   return 0;
 }
 
+/** A job an earlier Stop submitted and found still running. */
 export interface PendingJob {
   readonly job_id: string;
   readonly attempt: number;
@@ -84,6 +85,7 @@ export interface PendingJob {
   readonly chain_head: string | null;
 }
 
+/** What the session's records say the next Stop starts from. */
 export interface GateState {
   /** The commit the session started from (first session_start that had one). */
   readonly base_commit: string | null;
@@ -158,6 +160,7 @@ export interface LineFinding {
   readonly problem: string;
 }
 
+/** Everything `analyzeSession` found in one session file. */
 export interface SessionAnalysis {
   /** The session the file belongs to (given, or the first record's). */
   readonly session_id: string | null;
@@ -179,6 +182,7 @@ export interface SessionAnalysis {
   readonly line_count: number;
 }
 
+/** What `analyzeSession` checks a file against. */
 export interface AnalyzeOptions {
   /** The session file's path: its name must be the session id's file name. */
   readonly file: string;

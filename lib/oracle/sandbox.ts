@@ -26,6 +26,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** How the oracle runs test commands: bubblewrap with these limits, or (`--no-sandbox`) directly. */
 export type Sandbox =
   | {
       readonly kind: "bwrap";
@@ -45,7 +46,9 @@ export type Sandbox =
 /** The unprivileged user the test command runs as. */
 export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
+/** `--cpu` default: CPU seconds per test command. */
 export const DEFAULT_CPU_SECONDS = 600;
+/** `--memory` default: address space per process. Generous because JIT runtimes reserve far more than they use. */
 export const DEFAULT_MEMORY_BYTES = 8 * 1024 ** 3;
 
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
