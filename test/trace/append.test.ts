@@ -35,9 +35,9 @@ test("the store chains every record to the line before it, the first to the sess
   expect(analyze(id).head).toBe(lineHash(Buffer.from(lines[2]!)));
 });
 
-test("48 hook processes appending to one session at once: no interleaving, no lost record, one valid chain", async () => {
+test("32 hook processes appending to one session at once: no interleaving, no lost record, one valid chain", async () => {
   const id = "parallel";
-  const n = 48;
+  const n = 32;
   const runs = Array.from({ length: n }, (_, i) =>
     run(["post-tool-use"], { stdin: postToolUse(id, { tool_use_id: `toolu_${i}`, tool_response: { stdout: `${"x".repeat(i * 997)}\n` } }), env: env() }),
   );
