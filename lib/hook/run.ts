@@ -15,6 +15,7 @@
  *
  * It never returns: every path ends in exit 0.
  */
+import { basename } from "node:path";
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
@@ -69,6 +70,21 @@ function parseArgs(argv: readonly string[]): { harness: string; rest: string[] }
   return { harness, rest };
 }
 
+/**
+ * How long this append may wait for another hook's append to finish. The
+ * wait is synchronous (it holds off the hard timer), so it is bounded by the
+ * harness's declared timeout less a second rather than by the cap: on a
+ * loaded machine a hook can reach its append late, and waiting a little past
+ * the cap beats writing unlocked and forking the chain. SessionEnd's real
+ * budget (1.5 s shared) has no such room, so it stays inside its cap.
+ */
+function lockWaitFor(hook: string): number {
+  const spec = HOOKS[hook as HookName];
+  if (!spec) return LOCK_WAIT_MS;
+  const until = hook === "session-end" ? spec.capMs - 100 : spec.timeoutS * 1000 - 1000;
+  return Math.max(0, Math.min(LOCK_WAIT_MS, until - sinceStart()));
+}
+
 /** Sanitise (redact, cap) and append; a failure is logged, never raised. */
 function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
   const redactor = configuredRedactor(config, home);
@@ -83,9 +99,11 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
     }
   }
   try {
-    // The lock wait is bounded by what is left of this hook's deadline: a synchronous wait would hold off the hard timer.
-    const left = (HOOKS[hook as HookName]?.capMs ?? LOCK_WAIT_MS) - sinceStart() - 150;
-    appendRecords(home, clean, { lockWaitMs: Math.max(0, Math.min(LOCK_WAIT_MS, left)) });
+    const wait = lockWaitFor(hook);
+    const { unlocked } = appendRecords(home, clean, { lockWaitMs: wait });
+    for (const file of unlocked) {
+      logError(home, hook, "lock", new TracegateError(`append lock not had within ${Math.round(wait)} ms; wrote ${basename(file)} unlocked (its hash chain may fork here)`));
+    }
   } catch (e) {
     logError(home, hook, "append", e);
   }

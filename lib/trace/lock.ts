@@ -5,9 +5,9 @@
  * chain's "previous line" and writing the next one must not interleave.
  *
  * A holder keeps the lock for one tail read and one write (well under a
- * millisecond to a few ms), so a lock file older than `STALE_MS` belongs to a
- * process that died (SIGKILL, the hook's hard deadline) and is broken. A lock
- * whose writer pid is gone on this host is broken at once. Waiting is bounded:
+ * millisecond to a few ms). A lock whose writer pid is gone on this host
+ * (SIGKILL, the harness's kill) is broken at once; one older than `STALE_MS`
+ * is broken whatever its pid says. Waiting is bounded:
  * a caller that cannot get the lock in time writes anyway (a record is never
  * dropped; at worst the chain forks, which `verify` reports).
  *
@@ -19,10 +19,19 @@
  */
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 
-/** A lock this old is a dead holder's. */
-export const STALE_MS = 2_000;
+/** A lock this old is broken even if its pid is alive (a holder stuck in I/O, or a pid on another host). */
+export const STALE_MS = 10_000;
+/** Younger than this, a lock is not even looked at. */
+const FRESH_MS = 50;
+/** A lock file with no pid in it this long after creation: its creator died between create and write. */
+const NO_PID_MS = 250;
 /** Default bound on waiting for the lock. */
 export const LOCK_WAIT_MS = 1_500;
+/**
+ * What a hook that is already past its own cap still waits (far inside the
+ * harness's declared timeout, which is 2.5 s above an observer's cap).
+ */
+export const LATE_LOCK_WAIT_MS = 300;
 
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
@@ -73,8 +82,11 @@ function breakIfStale(path: string): void {
     return;
   }
   const age = Date.now() - st.mtimeMs;
-  const pid = age > 50 ? lockPid(path) : null;
-  const dead = pid !== null && pid !== process.pid && !alive(pid);
+  if (age <= FRESH_MS) return;
+  const pid = lockPid(path);
+  // A live holder is never robbed before STALE_MS, however long a loaded machine keeps it
+  // descheduled; a dead one (or one killed before it wrote its pid) is robbed at once.
+  const dead = pid === null ? age > NO_PID_MS : pid !== process.pid && !alive(pid);
   if (age <= STALE_MS && !dead) return;
   const aside = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
   try {

@@ -84,6 +84,12 @@ function tailOf(fd: number, sessionId: string): { needsNewline: boolean; prev: s
   return { needsNewline, prev: lineHash(Buffer.concat(chunks)) };
 }
 
+/** What an append could not do as it should. */
+export interface AppendResult {
+  /** Session files written without the lock (it could not be had in time): their chain may fork there. */
+  readonly unlocked: readonly string[];
+}
+
 export interface AppendOptions {
   /** How long to wait for another process's append to finish. Default `LOCK_WAIT_MS`. */
   readonly lockWaitMs?: number;
@@ -94,11 +100,13 @@ export interface AppendOptions {
  * under an exclusive lock (see lock.ts), the tail is read, each record is
  * chained to the line before it (see chain.ts) and the group goes out in one
  * write() on an O_APPEND descriptor, starting on a fresh line even when a
- * killed writer left a torn fragment. Throws on I/O errors (the hook runtime
- * logs them).
+ * killed writer left a torn fragment. A lock not had in time does not drop
+ * the records: they are written anyway and the file is named in `unlocked`.
+ * Throws on I/O errors (the hook runtime logs them).
  */
-export function appendRecords(home: string, records: readonly TraceRecord[], opts: AppendOptions = {}): void {
-  if (records.length === 0) return;
+export function appendRecords(home: string, records: readonly TraceRecord[], opts: AppendOptions = {}): AppendResult {
+  const unlocked: string[] = [];
+  if (records.length === 0) return { unlocked };
   const dir = sessionsDir(home);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const byFile = new Map<string, TraceRecord[]>();
@@ -108,6 +116,7 @@ export function appendRecords(home: string, records: readonly TraceRecord[], opt
   }
   for (const [path, group] of byFile) {
     const release = acquireLock(`${path}.lock`, opts.lockWaitMs);
+    if (!release) unlocked.push(path);
     try {
       const fd = openSync(path, "a+", 0o600);
       try {
@@ -130,6 +139,7 @@ export function appendRecords(home: string, records: readonly TraceRecord[], opt
       release?.();
     }
   }
+  return { unlocked };
 }
 
 export interface LineProblem {
