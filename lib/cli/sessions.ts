@@ -27,7 +27,8 @@ export interface SessionSummary {
  * unverified; `seen` is shared across files so a verdict copied from another
  * session counts as a replay.
  */
-export function summarize(file: string, bytes: Uint8Array, publicKey: string | null = null, seen?: Map<string, string>): SessionSummary {
+export function summarize(file: string, content: Uint8Array | string, publicKey: string | null = null, seen?: Map<string, string>): SessionSummary {
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
   const a = analyzeSession(bytes, { file, publicKey, seen });
   const { records } = a;
   const start = records.find((r) => r.type === "session_start") as { cwd?: unknown } | undefined;
