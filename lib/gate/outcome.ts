@@ -217,6 +217,8 @@ interface Chain {
   readonly hashes: string[];
   /** 1-based lines whose link does not match the line before. */
   readonly breaks: number[];
+  /** Of those, the lines with no link at all (written before chaining, or not by the store). */
+  readonly unlinked: number[];
   readonly start: string;
   /** hash -> first 1-based line with it. */
   readonly lineOf: Map<string, number>;
@@ -226,16 +228,19 @@ function chainOf(lines: readonly Uint8Array[], sessionId: string): Chain {
   const start = chainStart(sessionId);
   const hashes: string[] = [];
   const breaks: number[] = [];
+  const unlinked: number[] = [];
   const lineOf = new Map<string, number>();
   let prev = start;
   lines.forEach((l, i) => {
-    if (prevOf(l) !== prev) breaks.push(i + 1);
+    const link = prevOf(l);
+    if (link !== prev) breaks.push(i + 1);
+    if (link === null) unlinked.push(i + 1);
     const h = lineHash(l);
     hashes.push(h);
     if (!lineOf.has(h)) lineOf.set(h, i + 1);
     prev = h;
   });
-  return { hashes, breaks, start, lineOf };
+  return { hashes, breaks, unlinked, start, lineOf };
 }
 
 /**
@@ -281,10 +286,10 @@ export function analyzeSession(bytes: Uint8Array, opts: AnalyzeOptions): Session
   if (chain.breaks.length) {
     const first = chain.breaks[0]!;
     const more = chain.breaks.length - 1;
-    problems.push({
-      line: first,
-      problem: `hash chain broken: this line does not link to the line before it (a record was edited, removed, reordered or inserted)${more ? `; ${more} more breaks after it` : ""}`,
-    });
+    const why = chain.unlinked.includes(first)
+      ? "this line carries no prev_sha256 link (written before records were chained, or not by tracegate's store)"
+      : "this line does not link to the line before it (a record was edited, removed, reordered or inserted)";
+    problems.push({ line: first, problem: `hash chain broken: ${why}${more ? `; ${more} more breaks after it` : ""}` });
   }
 
   // Signatures used more than once in this file, or already seen elsewhere.
