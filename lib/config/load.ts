@@ -182,14 +182,17 @@ function readText(path: string): { text: string | null; error?: string } {
  * a `.git` that is a git dir holding HEAD, or a `gitdir:` file), or null. The
  * search stops at the first `.git` found, so a `.tracegate.jsonc` in a parent
  * directory of the repository, or anywhere above a non-repository, is never
- * seen.
+ * seen; a `.git` owned by another user (not root) ends it with no repository.
  */
 export function repoRootOf(cwd: string): string | null {
   let dir = resolve(cwd);
+  const uid = typeof process.getuid === "function" ? process.getuid() : null;
   for (let i = 0; i < 256; i++) {
     const dotgit = join(dir, ".git");
     try {
       const st = lstatSync(dotgit);
+      // Like git's safe.directory: a .git another user owns (planted in /tmp, say) makes no repository.
+      if (uid !== null && st.uid !== uid && st.uid !== 0) return null;
       if (st.isDirectory() && existsSync(join(dotgit, "HEAD"))) return dir;
       if (st.isFile() && st.size < 4096 && readFileSync(dotgit, "utf8").startsWith("gitdir:")) return dir;
     } catch {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 
@@ -87,4 +87,18 @@ test("a symlink, a directory or a file over 64 KB is not read", async () => {
   const r = await toolOutput(asDir);
   expect(r.code).toBe(0);
   expect(r.output).toContain(SECRET);
+});
+
+test("a .git planted by another user (as in a shared /tmp) makes no repository: its root's file is not read", async () => {
+  if (process.getuid?.() !== 0) {
+    console.warn("SKIPPING: needs root to create a .git owned by another user");
+    return;
+  }
+  const shared = join(root, "shared");
+  mkdirSync(join(shared, ".git"), { recursive: true });
+  writeFileSync(join(shared, ".git", "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(shared, ".tracegate.jsonc"), PATTERN);
+  chownSync(join(shared, ".git"), 65534, 65534);
+  mkdirSync(join(shared, "work"));
+  expect((await toolOutput(join(shared, "work"))).output).toContain(SECRET);
 });
