@@ -163,8 +163,8 @@ async function serve(argv: string[]): Promise<number> {
     return fail("serve needs a bearer token: --token-file FILE (`tracegate oracle keygen` writes oracle.token) or TRACEGATE_ORACLE_TOKEN; clients send it as oracle.token", 2);
   }
 
-  const { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_BYTES, probeSandbox } = await import("./sandbox.ts");
-  const sandbox: Sandbox = values["no-sandbox"]
+  const { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_BYTES, chooseSandbox } = await import("./sandbox.ts");
+  const wanted: Sandbox = values["no-sandbox"]
     ? { kind: "none" }
     : {
         kind: "bwrap",
@@ -174,11 +174,13 @@ async function serve(argv: string[]): Promise<number> {
         network: values["allow-net"] === true,
         readOnly: ((values["sandbox-ro"] as string[] | undefined) ?? []).map((d) => resolve(d)),
       };
-  const unusable = await probeSandbox(sandbox);
-  if (unusable) {
-    return fail(`oracle serve: the test sandbox is not available: ${unusable}.\nInstall bubblewrap (Debian: apt-get install bubblewrap), or pass --no-sandbox to run the agent's code unsandboxed with the oracle's own privileges.`, 1);
+  const chosen = await chooseSandbox(wanted);
+  if ("problem" in chosen) {
+    return fail(`oracle serve: the test sandbox is not available: ${chosen.problem}.\nInstall bubblewrap (Debian: apt-get install bubblewrap), or pass --no-sandbox to run the agent's code unsandboxed with the oracle's own privileges.`, 1);
   }
+  const sandbox = chosen.box;
   if (sandbox.kind === "none") err("tracegate: WARNING: --no-sandbox: test commands run with the oracle's own privileges; they can read the key and change --repo\n");
+  else err(`tracegate: test commands run under ${sandbox.bwrap} (${sandbox.mode === "setpriv" ? "as root with setpriv to uid 65534: this host forbids unprivileged user namespaces" : "in a user namespace"}${sandbox.network ? ", host network shared" : ", no network"})\n`);
 
   const { startOracleServer } = await import("./server.ts");
   let server;

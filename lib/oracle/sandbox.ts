@@ -40,6 +40,16 @@ export type Sandbox =
       readonly network: boolean;
       /** Extra host directories mounted read-only at the same path (a toolchain outside /usr). */
       readonly readOnly?: readonly string[];
+      /**
+       * How the unprivileged user is had. `userns` (default): bubblewrap runs
+       * as that user in its own user namespace. `setpriv`: for a root oracle
+       * on a host that forbids unprivileged user namespaces, bubblewrap runs
+       * as root with every namespace but the user one, keeps only
+       * CAP_SETUID/CAP_SETGID, and `setpriv` drops to uid/gid 65534 with no
+       * capabilities and no_new_privs before the command runs. Chosen by
+       * `chooseSandbox`.
+       */
+      readonly mode?: "userns" | "setpriv";
     }
   | { readonly kind: "none" };
 
@@ -92,13 +102,15 @@ export function sandboxed(box: Sandbox, wt: string, command: string): SandboxedC
     return { cmd: cmd as string, args: args as string[], env: process.env };
   }
   const limits = `ulimit -c 0; ulimit -t ${Math.max(1, Math.ceil(box.cpuSeconds))}; ulimit -v ${Math.max(1024, Math.floor(box.memoryBytes / 1024))}; exec /bin/sh -c "$1"`;
+  const setpriv = box.mode === "setpriv";
+  const namespaces = setpriv
+    ? ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", ...(box.network ? [] : ["--unshare-net"]), "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    : ["--unshare-all", ...(box.network ? ["--share-net"] : []), "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_GID)];
+  const drop = setpriv ? ["setpriv", `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, "--clear-groups", "--inh-caps=-all", "--nnp", "--"] : [];
   const args = [
-    "--unshare-all",
-    ...(box.network ? ["--share-net"] : []),
+    ...namespaces,
     "--die-with-parent",
     "--new-session",
-    "--uid", String(SANDBOX_UID),
-    "--gid", String(SANDBOX_GID),
     ...systemMounts(box.readOnly ?? []),
     "--proc", "/proc",
     "--dev", "/dev",
@@ -113,13 +125,14 @@ export function sandboxed(box: Sandbox, wt: string, command: string): SandboxedC
     "--setenv", "LANG", "C.UTF-8",
     "--setenv", "TRACEGATE_INTERNAL", "1",
     "--",
+    ...drop,
     "/bin/sh", "-c", limits, "sh", command,
   ];
   return {
     cmd: box.bwrap,
     args,
     env: { PATH },
-    ...(asRoot() ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
+    ...(asRoot() && !setpriv ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
   };
 }
 
@@ -141,6 +154,29 @@ function chownTree(path: string): void {
  */
 export async function handOver(box: Sandbox, root: string): Promise<void> {
   if (box.kind === "bwrap" && asRoot()) chownTree(root);
+}
+
+/**
+ * The sandbox to use: `box` as given when it runs here; for a root oracle
+ * whose host forbids unprivileged user namespaces, the `setpriv` mode; else
+ * the reason neither runs. `TRACEGATE_SANDBOX_MODE=setpriv` forces that mode
+ * (tests of it on a host that allows both).
+ *
+ * @example
+ * ```ts
+ * const r = await chooseSandbox({ kind: "bwrap", bwrap: "bwrap", cpuSeconds: 600, memoryBytes: 2 ** 33, network: false });
+ * if ("problem" in r) refuse(r.problem); else serve(r.box);
+ * ```
+ */
+export async function chooseSandbox(box: Sandbox, env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ box: Sandbox } | { problem: string }> {
+  if (box.kind === "none") return { box };
+  const forced = env.TRACEGATE_SANDBOX_MODE === "setpriv";
+  const first = forced ? "forced" : await probeSandbox({ ...box, mode: "userns" });
+  if (first === null) return { box: { ...box, mode: "userns" } };
+  if (!asRoot()) return { problem: first };
+  const second = await probeSandbox({ ...box, mode: "setpriv" });
+  if (second === null) return { box: { ...box, mode: "setpriv" } };
+  return { problem: forced ? second : `${first}; as root with setpriv: ${second}` };
 }
 
 /**

@@ -97,6 +97,22 @@ describe.if(sandbox)("a test command cannot reach the oracle's secrets", () => {
   });
 });
 
+describe.if(sandbox && process.getuid?.() === 0)("the setpriv mode (a root oracle on a host without unprivileged user namespaces)", () => {
+  test("the same attacks fail: key, --repo, network, root", async () => {
+    const alt = await serve(["--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile, "--token-file", keys.tokenFile], { TRACEGATE_SANDBOX_MODE: "setpriv" }, [BINARY]);
+    try {
+      const port = new URL(alt.url).port;
+      expect((await verdictFor(alt, { "check.sh": attackScript("true") })).body.verdict).toBe("PASS");
+      for (const attack of [`cat ${keys.keyFile}`, `ls ${repo}/.git`, `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}'`, 'test "$(id -u)" = 0', "cat /etc/shadow", `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline | grep -q -- "${keys.keyFile}" && exit 0; done; exit 1`]) {
+        expect({ attack, verdict: (await verdictFor(alt, { "check.sh": attackScript(attack) })).body.verdict }).toEqual({ attack, verdict: "FAIL" });
+      }
+    } finally {
+      await alt.stop();
+    }
+    expect(await alt.stderr()).toContain("setpriv");
+  });
+});
+
 describe.if(sandbox)("memory", () => {
   test("--memory: an allocation past the address-space limit fails; a small one works", async () => {
     const alloc = (bytes: number) => attackScript(`awk 'BEGIN { s = "x"; while (length(s) < ${bytes}) s = s s; exit length(s) >= ${bytes} ? 0 : 1 }'`);
