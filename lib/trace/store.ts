@@ -46,11 +46,6 @@ export function sessionPath(home: string, sessionId: string): string {
   return join(sessionsDir(home), sessionFileName(sessionId));
 }
 
-/** Serialise one record as a JSONL line (unchained; the store chains what it appends). */
-export function recordLine(record: TraceRecord): Buffer {
-  return Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
-}
-
 const TAIL_CHUNK = 64 * 1024;
 
 /**
