@@ -35,3 +35,23 @@ export function fail(message: string, code = 1): number {
   err(`tracegate: ${message}\n`);
   return code;
 }
+
+/**
+ * Make text from records, settings or the network safe to print on a
+ * terminal: C0 controls (except newline and tab), DEL and C1 controls become
+ * visible `\xNN` escapes, so a payload cannot move the cursor, retitle the
+ * window or hide lines.
+ *
+ * @example
+ * ```ts
+ * escapeControl("a\x1b[2Jb\n"); // "a\\x1b[2Jb\n"
+ * ```
+ */
+export function escapeControl(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+/** Width of the terminal on stdout, for tables; 120 when it is not a terminal. */
+export function outputColumns(): number {
+  return process.stdout.columns || 120;
+}

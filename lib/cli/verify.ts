@@ -11,7 +11,7 @@
  * `--public-key` names the key to trust instead of the config's: the config
  * is writable by the agent, the oracle operator's published key is not.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.ts";
@@ -20,8 +20,10 @@ import * as validators from "../generated/validators.js";
 import type { Validate } from "../generated/validators.js";
 import { analyzeSession } from "../gate/outcome.ts";
 import { readPublicKeyPem } from "../oracle/keys.ts";
-import { listSessionFiles, sessionPath } from "../trace/store.ts";
+import { listSessionFiles } from "../trace/store.ts";
 import { fail, out } from "./print.ts";
+import { resolveSession } from "./resolve.ts";
+import { plural } from "./style.ts";
 
 export interface Finding {
   readonly file: string;
@@ -53,9 +55,9 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   const id = parsed.positionals[0];
   let files: string[];
   if (id) {
-    const path = sessionPath(home, id);
-    if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
-    files = [path];
+    const found = resolveSession(home, id);
+    if ("error" in found) return fail(found.error);
+    files = [found.path];
   } else {
     files = listSessionFiles(home).map((f) => f.path);
   }
@@ -106,7 +108,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     for (const f of findings) out(`${basename(f.file)}:${f.line}: ${f.problem}\n`);
     for (const n of notes) out(`${basename(n.file)}:${n.line}: note: ${n.problem}\n`);
     if (!publicKey) out("note: no oracle public key (config oracle.public_key or --public-key): no verdict can be checked\n");
-    out(`${count} records in ${files.length} sessions: ${findings.length ? `${findings.length} problems` : "all valid"}\n`);
+    out(`${plural(count, "record")} in ${plural(files.length, "session")}: ${findings.length ? plural(findings.length, "problem") : "all valid"}\n`);
   }
   return findings.length ? 1 : 0;
 }

@@ -98,17 +98,21 @@ export async function parseConfigText(
   if (parseErrors.length) {
     return {
       value: null,
-      errors: parseErrors.map((e) => `${file}: ${printParseErrorCode(e.error)} at offset ${e.offset}`),
+      errors: parseErrors.map((e) => `${file}:${lineColumn(text, e.offset)}: ${printParseErrorCode(e.error)}; fix the JSONC syntax there`),
     };
   }
   if (!validate(value)) {
-    return {
-      value: null,
-      errors: (validate.errors ?? []).map((e) => `${file}: ${e.instancePath || "/"} ${e.message ?? e.keyword}`),
-    };
+    const { describeSchemaError } = await import("./keys.ts");
+    return { value: null, errors: (validate.errors ?? []).map((e) => `${file}: ${describeSchemaError(e)}`) };
   }
   const bad = checkPatterns(value?.redact?.extra ?? [], file);
   return bad.length ? { value: null, errors: bad } : { value, errors: [] };
+}
+
+/** `line:column` (1-based) of a character offset, for error messages a person can follow. */
+export function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `${before.length}:${before.at(-1)!.length + 1}`;
 }
 
 /**
