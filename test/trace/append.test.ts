@@ -78,7 +78,7 @@ test("a torn fragment at the end: the next append starts a fresh line, chains to
   expect(a.records.map((x) => x.type)).toEqual(["message", "tool_call"]);
   const show = await run(["show", id], { env: env() });
   expect(show.stderr).toContain("torn.jsonl:2:");
-  expect(new TextDecoder().decode(show.stdout)).toContain("tool_call");
+  expect(new TextDecoder().decode(show.stdout)).toContain("Bash  echo hi  ok");
   const verify = await run(["verify", id], { env: env() });
   expect(verify.code).toBe(1);
   expect(new TextDecoder().decode(verify.stdout)).toContain("torn.jsonl:2: corrupt line");
