@@ -43,6 +43,11 @@ export interface CommandSpec {
 
 const json = (what: string): OptionSpec => ({ type: "boolean", help: `print ${what} as JSON` });
 const session = "SESSION is a session id, any unique prefix of one, or `last` (the newest)";
+const from: OptionSpec = {
+  type: "string",
+  arg: "URL",
+  help: "read a synced store instead of the data dir: file:///DIR or s3://BUCKET[/PREFIX] (a prefix down to org/repo/YYYY/MM narrows the listing)",
+};
 
 /** Every user command, in the order help lists them. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -54,6 +59,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       harness: { type: "string", arg: "NAME", help: "only sessions recorded from this harness (claude, codex, ...)" },
       outcome: { type: "string", arg: "OUTCOME", help: "only sessions with this outcome: flip, no_flip, cap, no_oracle, unverified" },
       since: { type: "string", arg: "WHEN", help: "only sessions active since WHEN: an age (30m, 2h, 7d) or a date (2026-11-30)" },
+      from,
     },
     load: async () => (await import("./sessions.ts")).sessionsCommand,
   },
@@ -63,7 +69,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     maxArgs: 1,
     summary: "a session's records, one readable line each",
     details: session,
-    options: { json: { type: "boolean", help: "the full records, one JSON object per line" } },
+    options: { json: { type: "boolean", help: "the full records, one JSON object per line" }, from },
     load: async () => (await import("./show.ts")).showCommand,
   },
   tail: {
@@ -81,9 +87,26 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     details: `${session}. Without SESSION, every session is checked. Every problem is reported with file and line; any problem exits 1.`,
     options: {
       json: json("the findings"),
+      from,
       "public-key": { type: "string", arg: "FILE", help: "the oracle's public key to trust (default: oracle.public_key from the config, which the agent can edit)" },
     },
     load: async () => (await import("./verify.ts")).verifyCommand,
+  },
+  sync: {
+    summary: "upload sessions to an append-only store (file:///DIR or s3://BUCKET[/PREFIX]); never overwrites",
+    details:
+      "The destination is --to, else the config's sync.url. S3 endpoint, region and credentials come from\n" +
+      "the standard AWS variables (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ..., AWS_PROFILE).\n" +
+      "Exit 0 when everything is in the store, 1 on any error or conflict, 2 for usage.",
+    options: {
+      to: { type: "string", arg: "URL", help: "the store: file:///DIR or s3://BUCKET[/PREFIX] (default: sync.url)" },
+      session: { type: "string", arg: "SESSION", help: "only this session" },
+      "dry-run": { type: "boolean", help: "say what would be uploaded, upload nothing" },
+      json: json("a summary (uploaded, skipped, bytes, conflicts, errors)"),
+      "session-file": { type: "string", arg: "FILE", help: "internal: the session file a SessionEnd hook hands its background sync" },
+      "after-session-end": { type: "boolean", help: "internal: set by the SessionEnd hook's background sync" },
+    },
+    load: async () => (await import("../sync/cli.ts")).syncCommand,
   },
   redact: {
     args: "[FILE...]",

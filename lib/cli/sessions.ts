@@ -3,7 +3,6 @@
  * filters; a table on a terminal (colour, relative times, the first prompt),
  * tab-free plain lines when piped, one JSON summary a line with `--json`.
  */
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
@@ -11,7 +10,7 @@ import { loadConfig } from "../config/load.ts";
 import { analyzeSession, GATE_RECORD_TYPES, OUTCOMES, type Outcome } from "../gate/outcome.ts";
 import { readPublicKeyPem } from "../oracle/keys.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { listSessionFiles } from "../trace/store.ts";
+import { openSource } from "../source/index.ts";
 import { parseOptions } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
 import { escapeControl, fail, out, outputColumns } from "./print.ts";
@@ -158,7 +157,7 @@ export function parseSince(v: string, now = Date.now()): number | null {
 /** `tracegate sessions [--json] [--limit N] [--harness NAME] [--outcome O] [--since WHEN]` */
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: parseOptions(COMMANDS.sessions!), strict: true });
-  const v = values as { json?: boolean; limit?: string; harness?: string; outcome?: string; since?: string };
+  const v = values as { json?: boolean; limit?: string; harness?: string; outcome?: string; since?: string; from?: string };
   let limit: number | undefined;
   if (v.limit !== undefined) {
     limit = Number(v.limit);
@@ -173,13 +172,17 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     if (t === null) return fail(`--since takes an age (30m, 2h, 7d) or a date (2026-11-30), not "${v.since}"`, 2);
     since = t;
   }
-  const home = dataDir(process.env);
+  let home = dataDir(process.env);
   let all: SessionSummary[];
   const publicKey = await configuredPublicKey();
   const seen = new Map<string, string>();
   try {
-    // Oldest first for the replay check, listed newest first.
-    all = listSessionFiles(home).reverse().map((f) => summarize(f.path, readFileSync(f.path), publicKey, seen)).reverse();
+    const source = await openSource(v.from, home, process.env);
+    home = source.label;
+    all = [];
+    // One session at a time: a store of thousands of sessions is never all in memory at once.
+    // Oldest first for the replay check (a signature seen before is the copy), listed newest first.
+    for (const f of (await source.list()).reverse()) all.unshift(summarize(f.label, await source.readBytes(f), publicKey, seen));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     return fail(`cannot read the store at ${home} (${code}); check its permissions, or set TRACEGATE_HOME to the right data dir`);

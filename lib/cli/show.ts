@@ -4,7 +4,6 @@
  * whether the stop was blocked or allowed and why, the event of a kept
  * payload); `--json` prints the full records.
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import { analyzeSession } from "../gate/outcome.ts";
@@ -12,7 +11,8 @@ import type { TraceRecord } from "../trace/record.ts";
 import { parseOptions } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
 import { err, escapeControl, fail, out } from "./print.ts";
-import { resolveSession } from "./resolve.ts";
+import { openSource } from "../source/index.ts";
+import { resolveIn } from "./resolve.ts";
 import { configuredPublicKey } from "./sessions.ts";
 import { clip, colorEnabled, isTerminal, localTime, type Paint, paint } from "./style.ts";
 
@@ -160,17 +160,23 @@ export function describeRecord(r: TraceRecord, p: Paint = paint(false), counts?:
 /** `tracegate show SESSION [--json]`. */
 export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: parseOptions(COMMANDS.show!), strict: true, allowPositionals: true });
-  const home = dataDir(process.env);
-  const found = resolveSession(home, positionals[0]!);
-  if ("error" in found) return fail(found.error);
   let body: Buffer;
+  let label: string;
   try {
-    body = readFileSync(found.path);
+    const source = await openSource(values.from as string | undefined, dataDir(process.env), process.env);
+    const found = await resolveIn(source, positionals[0]!);
+    if ("error" in found) return fail(found.error);
+    label = found.label;
+    try {
+      body = await source.readBytes(found);
+    } catch (e) {
+      return fail(`cannot read ${found.label} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check its permissions`);
+    }
   } catch (e) {
-    return fail(`cannot read ${found.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check its permissions`);
+    return fail(`cannot read the store: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   // The one outcome function: which verdicts count, and the session's outcome.
-  const a = analyzeSession(body, { file: found.path, publicKey: await configuredPublicKey() });
+  const a = analyzeSession(body, { file: label, publicKey: await configuredPublicKey() });
   const counted = new Set(a.verified_lines);
   const tty = isTerminal(1);
   const p = paint(colorEnabled(1));
@@ -180,8 +186,8 @@ export async function showCommand(argv: string[]): Promise<number> {
   });
   // On a terminal, a last line with the session's outcome; piped output stays one line per record.
   if (!values.json && tty) out(`${p.dim("".padEnd(24))}  ${p.bold("outcome".padEnd(10))}  ${a.outcome}\n`);
-  for (const x of a.corrupt) err(`tracegate: ${found.path}:${x.line}: ${x.problem}; the other lines are shown\n`);
-  for (const x of a.problems) err(`tracegate: ${found.path}:${x.line}: ${x.problem}\n`);
+  for (const x of a.corrupt) err(`tracegate: ${label}:${x.line}: ${x.problem}; the other lines are shown\n`);
+  for (const x of a.problems) err(`tracegate: ${label}:${x.line}: ${x.problem}\n`);
   return a.corrupt.length ? 1 : 0;
 }
 

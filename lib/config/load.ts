@@ -45,6 +45,8 @@ export interface Config {
     /** Patterns a repository added; they can only add rules. */
     readonly repo_extra: readonly RedactPattern[];
   };
+  /** `tracegate sync`: the default store URL, and whether SessionEnd starts a background sync. */
+  readonly sync: { readonly url: string | null; readonly on_session_end: boolean };
   /** Problems in the user config; each names the file. Non-empty means "collect, do not gate". */
   readonly errors: readonly string[];
   /**
@@ -69,6 +71,7 @@ export const DEFAULTS: Omit<Config, "path" | "exists" | "errors" | "repo_errors"
   task_id: null,
   caps: { field_bytes: 256 * 1024, record_bytes: 2 * 1024 * 1024, diff_bytes: 50 * 1024 * 1024 },
   redact: { enabled: true, extra: [], allow: [], repo_extra: [] },
+  sync: { url: null, on_session_end: false },
 };
 
 type Json = Record<string, any>;
@@ -301,6 +304,7 @@ export async function loadConfig(env: Readonly<Record<string, string | undefined
     gate: { ...DEFAULTS.gate, ...u.gate },
     task_id: u.task_id ?? null,
     caps: { ...DEFAULTS.caps, ...u.caps },
+    sync: { url: u.sync?.url ?? null, on_session_end: u.sync?.on_session_end ?? false },
     redact: {
       enabled: u.redact?.enabled ?? true,
       extra: u.redact?.extra ?? [],
