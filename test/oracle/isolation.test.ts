@@ -65,6 +65,9 @@ describe.if(sandbox)("a test command cannot reach the oracle's secrets", () => {
     expect(r.body.verdict).toBe("FAIL");
     const pid = `cat /proc/${oracle.proc.pid}/cmdline | tr '\\0' ' ' | grep -q -- --key`;
     expect((await verdictFor(oracle, { "check.sh": attackScript(pid) })).body.verdict).toBe("FAIL");
+    // Its memory, read the way a debugger would: the first mapped byte through /proc/PID/mem.
+    const mem = `p=${oracle.proc.pid}; a=$(head -1 /proc/$p/maps | cut -d- -f1); test "$(dd if=/proc/$p/mem bs=1 count=1 skip=$((0x$a)) 2>/dev/null | wc -c)" = 1`;
+    expect((await verdictFor(oracle, { "check.sh": attackScript(mem) })).body.verdict).toBe("FAIL");
   });
 
   test("--repo is neither visible nor writable, and the checkout borrows nothing from it", async () => {
