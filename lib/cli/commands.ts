@@ -57,7 +57,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       json: json("one summary per line"),
       limit: { type: "string", arg: "N", help: "show at most N sessions (default: 20 on a terminal, all when piped)" },
       harness: { type: "string", arg: "NAME", help: "only sessions recorded from this harness (claude, codex, ...)" },
-      outcome: { type: "string", arg: "OUTCOME", help: "only sessions with this outcome: flip, no_flip, cap, no_oracle" },
+      outcome: { type: "string", arg: "OUTCOME", help: "only sessions with this outcome: flip, no_flip, cap, no_oracle, unverified" },
       since: { type: "string", arg: "WHEN", help: "only sessions active since WHEN: an age (30m, 2h, 7d) or a date (2026-11-30)" },
       from,
     },
@@ -83,9 +83,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   verify: {
     args: "[SESSION]",
     maxArgs: 1,
-    summary: "validate records against the schema, check verdict signatures",
-    details: `${session}. Without SESSION, every session is checked.`,
-    options: { json: json("the findings"), from },
+    summary: "validate records against the schema, check verdict signatures and fields, replays and the hash chain",
+    details: `${session}. Without SESSION, every session is checked. Every problem is reported with file and line; any problem exits 1.`,
+    options: {
+      json: json("the findings"),
+      from,
+      "public-key": { type: "string", arg: "FILE", help: "the oracle's public key to trust (default: oracle.public_key from the config, which the agent can edit)" },
+    },
     load: async () => (await import("./verify.ts")).verifyCommand,
   },
   sync: {
@@ -175,7 +179,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     options: {},
     subcommands: {
       keygen: {
-        summary: "write an Ed25519 key pair: oracle.key (private, 0600) and oracle.pub",
+        summary: "write an Ed25519 key pair, oracle.key (private, 0600) and oracle.pub, and a bearer token, oracle.token (0600)",
         options: {
           out: { type: "string", arg: "DIR", required: true, help: "where to write the key pair" },
           force: { type: "boolean", help: "replace an existing key pair" },
@@ -187,6 +191,16 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
           repo: { type: "string", arg: "DIR", required: true, help: "the task's git repository" },
           "test-cmd": { type: "string", arg: "CMD", required: true, help: "the test command (PASS iff it exits 0)" },
           key: { type: "string", arg: "FILE", required: true, help: "the private key (oracle.key from keygen)" },
+          "token-file": { type: "string", arg: "FILE", help: "the bearer token clients send as oracle.token (oracle.token from keygen; or TRACEGATE_ORACLE_TOKEN)" },
+          protect: { type: "string", arg: "GLOB", multiple: true, help: "paths restored from the base commit after the diff is applied (the task's tests); repeatable" },
+          "no-sandbox": { type: "boolean", help: "run test commands without bubblewrap, with the oracle's own privileges (printed on every job)" },
+          "allow-net": { type: "boolean", help: "let test commands use the host's network (default: none)" },
+          "sandbox-ro": { type: "string", arg: "DIR", multiple: true, help: "a host directory mounted read-only in the sandbox (a toolchain outside /usr); repeatable" },
+          cpu: { type: "string", arg: "S", help: "CPU seconds per test command (default 600)" },
+          memory: { type: "string", arg: "MB", help: "address space per test process in MiB (default 8192)" },
+          "max-attempts": { type: "string", arg: "N", help: "accepted requests per (task, session) (default 25)" },
+          "keep-jobs": { type: "string", arg: "N", help: "finished jobs kept for polling (default 1000)" },
+          "keep-bytes": { type: "string", arg: "N", help: "bytes of finished answers kept (default 16777216)" },
           port: { type: "string", arg: "N", help: "port to listen on (default 8700; 0 picks a free one)" },
           host: { type: "string", arg: "ADDR", help: "address to bind (default 127.0.0.1)" },
           "tests-list": { type: "string", arg: "CMD", help: "command listing the tests; its output names tests_hash" },

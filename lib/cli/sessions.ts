@@ -6,7 +6,9 @@
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
-import { outcomeOf } from "../gate/outcome.ts";
+import { loadConfig } from "../config/load.ts";
+import { analyzeSession, GATE_RECORD_TYPES, OUTCOMES, type Outcome } from "../gate/outcome.ts";
+import { readPublicKeyPem } from "../oracle/keys.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { openSource } from "../source/index.ts";
 import { parseOptions } from "./args.ts";
@@ -25,7 +27,8 @@ export interface SessionSummary {
   readonly first_prompt: string | null;
   readonly tool_calls: number;
   readonly ended: boolean;
-  readonly outcome: string;
+  /** From `analyzeSession`, the one outcome function: signatures that verify, never stored flags. */
+  readonly outcome: Outcome;
   readonly corrupt_lines: number;
 }
 
@@ -60,11 +63,16 @@ export function lineType(line: string): string | null {
 const SUMMARY_TYPES = new Set(["session_start", "message", "oracle_verdict", "session_end"]);
 
 /**
- * Summarise one session file's text. Only the records a summary needs are
- * parsed (start, prompts, verdicts, end, and the first and last line), so
- * listing a large store does not parse megabytes of tool output.
+ * Summarise one session file. Only the records a summary needs are parsed
+ * (start, prompts, verdicts, end, and the first and last line), so listing a
+ * large store does not parse megabytes of tool output; the outcome comes from
+ * `analyzeSession` under `publicKey` (null: every verdict is unverified), with
+ * `seen` shared across files so a verdict copied from another session counts
+ * as a replay.
  */
-export function summarize(file: string, body: string): SessionSummary {
+export function summarize(file: string, content: string | Uint8Array, publicKey: string | null = null, seen?: Map<string, string>): SessionSummary {
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  const body = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
   const lines = body.split("\n");
   let records = 0;
   let tools = 0;
@@ -74,7 +82,6 @@ export function summarize(file: string, body: string): SessionSummary {
   let start: { cwd?: unknown } | null = null;
   let prompt: { text?: unknown } | null = null;
   let ended = false;
-  const verdicts: unknown[] = [];
   const parse = (line: string): Record<string, unknown> | null => {
     try {
       return JSON.parse(line);
@@ -101,7 +108,6 @@ export function summarize(file: string, body: string): SessionSummary {
     if (!r) continue;
     if (t === "session_start") start = r;
     else if (t === "message" && r.role === "user") prompt = r;
-    else if (t === "oracle_verdict") verdicts.push(r);
     else if (t === "session_end") ended = true;
   }
   const last = lastLine === null ? null : (parse(lastLine) as { ts?: string } | null);
@@ -116,7 +122,7 @@ export function summarize(file: string, body: string): SessionSummary {
     first_prompt: text(prompt?.text),
     tool_calls: tools,
     ended,
-    outcome: outcomeOf(verdicts),
+    outcome: analyzeSession(bytes, { file, publicKey, seen, types: GATE_RECORD_TYPES }).outcome,
     corrupt_lines: corrupt,
   };
 }
@@ -139,7 +145,6 @@ export function filterSessions(list: readonly SessionSummary[], f: SessionFilter
   );
 }
 
-const OUTCOMES = ["flip", "no_flip", "cap", "no_oracle"];
 
 /** `--since`: an age (7d) or a date/time (2026-11-30, 2026-11-30T12:00Z). */
 export function parseSince(v: string, now = Date.now()): number | null {
@@ -158,7 +163,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     limit = Number(v.limit);
     if (!Number.isInteger(limit) || limit < 1) return fail(`--limit must be a whole number >= 1, not "${v.limit}"`, 2);
   }
-  if (v.outcome !== undefined && !OUTCOMES.includes(v.outcome)) {
+  if (v.outcome !== undefined && !(OUTCOMES as readonly string[]).includes(v.outcome)) {
     return fail(`--outcome must be one of ${OUTCOMES.join(", ")}, not "${v.outcome}"`, 2);
   }
   let since: number | undefined;
@@ -169,12 +174,15 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   }
   let home = dataDir(process.env);
   let all: SessionSummary[];
+  const publicKey = await configuredPublicKey();
+  const seen = new Map<string, string>();
   try {
     const source = await openSource(v.from, home, process.env);
     home = source.label;
     all = [];
     // One session at a time: a store of thousands of sessions is never all in memory at once.
-    for (const f of await source.list()) all.push(summarize(f.label, await source.read(f)));
+    // Oldest first for the replay check (a signature seen before is the copy), listed newest first.
+    for (const f of (await source.list()).reverse()) all.unshift(summarize(f.label, await source.readBytes(f), publicKey, seen));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     return fail(`cannot read the store at ${home} (${code}); check its permissions, or set TRACEGATE_HOME to the right data dir`);
@@ -199,7 +207,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-const OUTCOME_COLOR: Record<string, "green" | "red" | "yellow" | "dim"> = { flip: "green", no_flip: "red", cap: "yellow", no_oracle: "dim" };
+const OUTCOME_COLOR: Record<Outcome, "green" | "red" | "yellow" | "dim"> = { flip: "green", no_flip: "red", cap: "yellow", no_oracle: "dim", unverified: "red" };
 
 /** The sessions table. Pure: the caller says whether it is a terminal. */
 export function renderTable(rows: readonly SessionSummary[], o: { tty: boolean; color: boolean; width: number; now?: number }): string {
@@ -228,4 +236,17 @@ export function renderTable(rows: readonly SessionSummary[], o: { tty: boolean; 
     lines.push(`${c.join("  ")}  ${prompt}${corrupt}`);
   });
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The configured oracle public key (PEM), or null when none is configured or
+ * it cannot be read: the outcome is then `unverified`, never `flip`.
+ */
+export async function configuredPublicKey(): Promise<string | null> {
+  try {
+    const config = await loadConfig(process.env, null);
+    return config.oracle ? readPublicKeyPem(config.oracle.public_key, config.path) : null;
+  } catch {
+    return null;
+  }
 }

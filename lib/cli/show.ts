@@ -6,13 +6,14 @@
  */
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
+import { analyzeSession } from "../gate/outcome.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { parseSessionText } from "../trace/store.ts";
 import { parseOptions } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
 import { err, escapeControl, fail, out } from "./print.ts";
 import { openSource } from "../source/index.ts";
 import { resolveIn } from "./resolve.ts";
+import { configuredPublicKey } from "./sessions.ts";
 import { clip, colorEnabled, isTerminal, localTime, type Paint, paint } from "./style.ts";
 
 // Everything taken from a record is escaped: a hostile payload or a hand-edited
@@ -90,11 +91,16 @@ export function whyAllowed(reason: string | null, problem: string | null): strin
   return reason;
 }
 
-/** The verdict line: what the oracle said and what the gate did with it. */
-function verdictLine(a: Record<string, unknown>, p: Paint): string {
+/**
+ * The verdict line: what the oracle said and what the gate did with it.
+ * `counts` is the outcome function's word on this verdict (signature, fields,
+ * session, replay, chain); without it, the stored flag is all there is.
+ */
+function verdictLine(a: Record<string, unknown>, p: Paint, counts?: boolean): string {
   const verdict = word(a.verdict);
   const coloured = verdict === "PASS" ? p.green(verdict) : verdict === "FAIL" ? p.red(verdict) : p.yellow(verdict);
-  const unverified = a.verified === false && verdict !== "ERROR" && verdict !== "PENDING" ? " (signature not verified)" : "";
+  const bad = counts === undefined ? a.verified === false : !counts;
+  const unverified = bad && verdict !== "ERROR" && verdict !== "PENDING" ? p.red(" UNVERIFIED") : "";
   const attempt = `attempt ${word(a.attempt)}`;
   let decision = "";
   if (a.decision === "block") {
@@ -117,7 +123,7 @@ function verdictLine(a: Record<string, unknown>, p: Paint): string {
  * // "tool        Bash  ls  ok 5ms"
  * ```
  */
-export function describeRecord(r: TraceRecord, p: Paint = paint(false)): string {
+export function describeRecord(r: TraceRecord, p: Paint = paint(false), counts?: boolean): string {
   const a = r as unknown as Record<string, unknown>;
   const kind = (label: string) => p.bold(label.padEnd(10));
   switch (r.type) {
@@ -136,7 +142,7 @@ export function describeRecord(r: TraceRecord, p: Paint = paint(false)): string 
       return `${kind("tool")}  ${name}  ${shortInput(a.input)}  ${status}`;
     }
     case "oracle_verdict":
-      return `${kind("verdict")}  ${verdictLine(a, p)}`;
+      return `${kind("verdict")}  ${verdictLine(a, p, counts)}`;
     case "session_end":
       return `${kind("end")}  ${str(a.reason) ?? "?"}  outcome ${word(a.outcome)}`;
     case "payload_cut" as string:
@@ -154,7 +160,7 @@ export function describeRecord(r: TraceRecord, p: Paint = paint(false)): string 
 /** `tracegate show SESSION [--json]`. */
 export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: parseOptions(COMMANDS.show!), strict: true, allowPositionals: true });
-  let body: string;
+  let body: Buffer;
   let label: string;
   try {
     const source = await openSource(values.from as string | undefined, dataDir(process.env), process.env);
@@ -162,26 +168,31 @@ export async function showCommand(argv: string[]): Promise<number> {
     if ("error" in found) return fail(found.error);
     label = found.label;
     try {
-      body = await source.read(found);
+      body = await source.readBytes(found);
     } catch (e) {
       return fail(`cannot read ${found.label} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check its permissions`);
     }
   } catch (e) {
     return fail(`cannot read the store: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const { records, problems } = parseSessionText(label, body);
+  // The one outcome function: which verdicts count, and the session's outcome.
+  const a = analyzeSession(body, { file: label, publicKey: await configuredPublicKey() });
+  const counted = new Set(a.verified_lines);
   const tty = isTerminal(1);
   const p = paint(colorEnabled(1));
-  for (const r of records) {
+  a.records.forEach((r, i) => {
     if (values.json) out(`${JSON.stringify(r)}\n`);
-    else out(`${formatLine(r, tty, p)}\n`);
-  }
-  for (const x of problems) err(`tracegate: ${x.file}:${x.line}: corrupt line (${x.error}); the other lines are shown\n`);
-  return problems.length ? 1 : 0;
+    else out(`${formatLine(r, tty, p, counted.has(a.lines[i]!))}\n`);
+  });
+  // On a terminal, a last line with the session's outcome; piped output stays one line per record.
+  if (!values.json && tty) out(`${p.dim("".padEnd(24))}  ${p.bold("outcome".padEnd(10))}  ${a.outcome}\n`);
+  for (const x of a.corrupt) err(`tracegate: ${label}:${x.line}: ${x.problem}; the other lines are shown\n`);
+  for (const x of a.problems) err(`tracegate: ${label}:${x.line}: ${x.problem}\n`);
+  return a.corrupt.length ? 1 : 0;
 }
 
 /** A record with its time: local wall clock on a terminal, the stored ISO time otherwise. */
-export function formatLine(r: TraceRecord, tty: boolean, p: Paint): string {
+export function formatLine(r: TraceRecord, tty: boolean, p: Paint, counts?: boolean): string {
   const ts = typeof r.ts === "string" ? r.ts : "";
-  return `${p.dim(escapeControl(tty ? localTime(ts) : ts))}  ${describeRecord(r, p)}`;
+  return `${p.dim(escapeControl(tty ? localTime(ts) : ts))}  ${describeRecord(r, p, counts)}`;
 }

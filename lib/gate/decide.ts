@@ -14,6 +14,7 @@
  * // { action: "block", reason: BLOCK_REASON }
  * ```
  */
+import type { Outcome } from "./outcome.ts";
 
 /**
  * The one reason the gate ever gives the agent. Fixed on purpose: the oracle's
@@ -23,8 +24,6 @@
 export const BLOCK_REASON =
   "The task's oracle reported FAIL: the tests for this task do not pass yet. Keep working on the task, then stop again when you believe it is done.";
 
-/** Default `gate.max_attempts`: oracle verdicts per turn before the gate lets the agent stop. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
  * The verdict state the handler has in hand:
@@ -36,7 +35,6 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
  */
 export type VerdictState = "none" | "pass" | "fail" | "unverified" | "error" | "pending";
 
-export type Outcome = "flip" | "no_flip" | "cap" | "no_oracle";
 
 export interface DecideInput {
   readonly verdict: VerdictState;

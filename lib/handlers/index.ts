@@ -6,7 +6,6 @@
  * records, and, on Stop, run the gate with the adapter's reading of the
  * payload and put its decision into the adapter's output shape.
  */
-import { GATE_RECORD_TYPES, outcomeOf } from "../gate/outcome.ts";
 import { adapterFor } from "../harness/registry.ts";
 import type { Facts, HarnessAdapter, Payload } from "../harness/types.ts";
 import { EVENT_FLAG, OBSERVE_FLAG, type HookName } from "../hook/subcommands.ts";
@@ -48,9 +47,10 @@ async function gatherFacts(adapter: HarnessAdapter, hook: HookName, ctx: HookCon
     facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
   }
   if (hook === "session-end") {
-    const records = readSession(ctx.home, sessionId, [...GATE_RECORD_TYPES, "session_end"]).records;
-    facts.outcome = outcomeOf(records);
-    facts.sessionEnded = records.some((r) => r.type === "session_end");
+    // Loaded here: the outcome check verifies signatures (node:crypto), which only SessionEnd needs.
+    const { sessionOutcome } = await import("../gate/outcome.ts");
+    facts.outcome = await sessionOutcome(ctx.home, sessionId, ctx.config);
+    facts.sessionEnded = readSession(ctx.home, sessionId, ["session_end"]).records.length > 0;
   }
   const needs = adapter.wants(hook, p, { eventName });
   if (needs.previousAssistant) {

@@ -13,7 +13,7 @@
  */
 import type { HookName } from "../hook/subcommands.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import type { Outcome as SessionOutcome } from "../gate/decide.ts";
+import type { Outcome as SessionOutcome } from "../gate/outcome.ts";
 import type { StopInput } from "../gate/input.ts";
 
 /** A parsed hook payload: never trusted to have any particular shape. */

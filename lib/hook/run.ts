@@ -15,12 +15,14 @@
  *
  * It never returns: every path ends in exit 0.
  */
+import { basename } from "node:path";
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { utf8Head } from "../trace/cap.ts";
 import { sanitize } from "../trace/sanitize.ts";
+import { LOCK_WAIT_MS } from "../trace/lock.ts";
 import { appendRecords } from "../trace/store.ts";
 import { HOOKS, type HookName } from "./subcommands.ts";
 import { logError, TracegateError } from "./errorlog.ts";
@@ -54,6 +56,21 @@ export function splitHarnessArg(argv: readonly string[]): { harness: string | nu
   return { harness, rest };
 }
 
+/**
+ * How long this append may wait for another hook's append to finish. The
+ * wait is synchronous (it holds off the hard timer), so it is bounded by the
+ * harness's declared timeout less a second rather than by the cap: on a
+ * loaded machine a hook can reach its append late, and waiting a little past
+ * the cap beats writing unlocked and forking the chain. SessionEnd's real
+ * budget (1.5 s shared) has no such room, so it stays inside its cap.
+ */
+function lockWaitFor(hook: string): number {
+  const spec = HOOKS[hook as HookName];
+  if (!spec) return LOCK_WAIT_MS;
+  const until = hook === "session-end" ? spec.capMs - 100 : spec.timeoutS * 1000 - 1000;
+  return Math.max(0, Math.min(LOCK_WAIT_MS, until - sinceStart()));
+}
+
 /** Sanitise (redact, cap) and append; a failure is logged, never raised. Returns what reached the store. */
 function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): TraceRecord[] {
   const redactor = configuredRedactor(config, home);
@@ -68,7 +85,11 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
     }
   }
   try {
-    appendRecords(home, clean);
+    const wait = lockWaitFor(hook);
+    const { unlocked } = appendRecords(home, clean, { lockWaitMs: wait });
+    for (const file of unlocked) {
+      logError(home, hook, "lock", new TracegateError(`append lock not had within ${Math.round(wait)} ms; wrote ${basename(file)} unlocked (its hash chain may fork here)`));
+    }
     return clean;
   } catch (e) {
     logError(home, hook, "append", e);
@@ -133,7 +154,7 @@ export async function runHook(
     const binding = await resolve(hook, rest, harness);
     const cwd = (payload as Record<string, unknown>).cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
-    for (const problem of config.errors) logError(home, hook, "config", new TracegateError(problem));
+    for (const problem of [...config.errors, ...config.repo_errors]) logError(home, hook, "config", new TracegateError(problem));
     const ctx: HookContext = {
       hook,
       harness: binding.harness,
@@ -146,8 +167,11 @@ export async function runHook(
       now: () => new Date(),
     };
     const result = await binding.handle(ctx);
-    const written = writeRecords(home, hook, result.records, config);
+    // The decision goes out before any optional work: redacting and appending
+    // the records may be slow (a costly pattern, a contended lock), and a
+    // block that arrives after the harness's kill is a stop the gate lost.
     if (result.decision && spec.decides) emitDecision(result.decision);
+    const written = writeRecords(home, hook, result.records, config);
     // Display only, after the store has the records and the decision is out.
     await forwardToViewer(home, hook, written, ctx.remainingMs);
   } catch (e) {

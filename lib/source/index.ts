@@ -29,6 +29,8 @@ export interface StoreSource {
   find(sessionId: string): Promise<SourceSession | null>;
   /** A session's text. */
   read(s: SourceSession): Promise<string>;
+  /** A session's bytes, exactly as stored: what the hash chain is checked over. */
+  readBytes(s: SourceSession): Promise<Buffer>;
 }
 
 function localSource(home: string): StoreSource {
@@ -44,6 +46,9 @@ function localSource(home: string): StoreSource {
     },
     async read(s) {
       return readFileSync(s.label, "utf8");
+    },
+    async readBytes(s) {
+      return readFileSync(s.label);
     },
   };
 }
@@ -102,16 +107,21 @@ async function remoteSource(url: string, env: Readonly<Record<string, string | u
       return (await listAll()).find((s) => s.name === name) ?? null;
     },
     async read(s) {
-      const keys = (s as Remote).keys;
-      const parts = await Promise.all(keys.map((k) => limited(() => store.get(k.key))));
-      let at = 0;
-      for (const [i, k] of keys.entries()) {
-        if (k.offset !== at) throw new Error(`${k.key}: segment starts at ${k.offset}, expected ${at} (a segment is missing)`);
-        at += parts[i]!.length;
-      }
-      return Buffer.concat(parts).toString("utf8");
+      return (await readBytes(s)).toString("utf8");
     },
+    readBytes,
   };
+  // Hoisted, so read() and readBytes share it.
+  async function readBytes(s: SourceSession): Promise<Buffer> {
+    const keys = (s as Remote).keys;
+    const parts = await Promise.all(keys.map((k) => limited(() => store.get(k.key))));
+    let at = 0;
+    for (const [i, k] of keys.entries()) {
+      if (k.offset !== at) throw new Error(`${k.key}: segment starts at ${k.offset}, expected ${at} (a segment is missing)`);
+      at += parts[i]!.length;
+    }
+    return Buffer.concat(parts);
+  }
 }
 
 /**

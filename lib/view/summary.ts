@@ -16,7 +16,6 @@
  * ```
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { outcomeOf } from "../gate/outcome.ts";
 import type { SessionEntry } from "./source.ts";
 
 export const HEAD_BYTES = 32 * 1024;
@@ -140,12 +139,15 @@ export function rowFrom(entry: SessionEntry, head: Rec[], tail: Rec[], complete:
   const t1 = lastTs ? Date.parse(lastTs) : NaN;
   const cwd = textOf(start?.cwd);
   const promptText = textOf(prompt?.text);
-  let outcome: string = outcomeOf(all);
+  // The list reads a bounded head and tail, not the whole file, so it shows
+  // what the last verdict claims with that verdict's own signature checked;
+  // the whole-file analysis (replays, the hash chain) is `verify`'s.
+  const last = all.findLast((r) => r.type === "oracle_verdict" && typeof r.attempt === "number");
+  let outcome: string = !last ? "no_oracle" : last.verdict === "PASS" ? "flip" : last.outcome === "cap" ? "cap" : "no_flip";
   let outcomeCheck: SessionRow["outcome_check"] = null;
-  if (outcome === "flip" && check) {
-    const last = all.findLast((r) => r.type === "oracle_verdict" && typeof r.attempt === "number");
-    outcomeCheck = last ? check(last) : "unchecked";
-    if (outcomeCheck === "fails") outcome = "no_flip";
+  if (last && (last.verdict === "PASS" || last.verdict === "FAIL") && check) {
+    outcomeCheck = check(last);
+    if (outcomeCheck !== "ok") outcome = "unverified";
   }
   return {
     key: entry.key,

@@ -2,8 +2,10 @@
  * The page never trusts a stored `verified: true`: a hostile agent can write
  * its own session file. For each verdict record that claims to be verified,
  * the viewer checks the signature again with the user's configured oracle
- * key, the same check `tracegate verify` makes, and the page shows the result
- * beside the stored flag.
+ * key (the record-level part of `tracegate verify`'s check: signature, every
+ * stated field, the session), and the page shows the result beside the
+ * stored flag. Replays and the hash chain need the whole file; `verify` and
+ * `sessions` report those.
  *
  * @example
  * ```ts
@@ -12,7 +14,7 @@
  * ```
  */
 import { loadConfig } from "../config/load.ts";
-import { verdictProblem } from "../cli/verify.ts";
+import { verdictRecordProblem } from "../gate/outcome.ts";
 import { readPublicKeyPem } from "../oracle/keys.ts";
 import type { TraceRecord } from "../trace/record.ts";
 
@@ -49,7 +51,7 @@ export function signatureChecks(records: readonly TraceRecord[], key: Configured
       out[a.id] = { state: "unchecked", problem: key.problem ?? "no key" };
       continue;
     }
-    const problem = a.signed ? verdictProblem(r, key.pem) : "the record holds no signed verdict";
+    const problem = a.signed ? verdictRecordProblem(a, key.pem, typeof a.session_id === "string" ? a.session_id : null) : "the record holds no signed verdict";
     out[a.id] = problem ? { state: "fails", problem } : { state: "ok" };
   }
   return out;

@@ -89,7 +89,7 @@ test("oracle serve --verbose logs each job's test output on the oracle's stderr,
   const w = world("verbose");
   const repo = gitRepo(join(w.dir, "repo"), { "t.sh": 'echo "TEST-OUTPUT-MARKER from the suite"\nexit 1\n' });
   w.run(["oracle", "keygen", "--out", join(w.dir, "keys")]);
-  const child = spawn(BINARY, ["oracle", "serve", "--repo", repo, "--test-cmd", "sh t.sh", "--key", join(w.dir, "keys", "oracle.key"), "--port", "0", "--verbose"], {
+  const child = spawn(BINARY, ["oracle", "serve", "--repo", repo, "--test-cmd", "sh t.sh", "--key", join(w.dir, "keys", "oracle.key"), "--token-file", join(w.dir, "keys", "oracle.token"), "--port", "0", "--verbose"], {
     env: w.env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -101,16 +101,17 @@ test("oracle serve --verbose logs each job's test output on the oracle's stderr,
     for (let i = 0; i < 400 && !/listening on (\S+)/.test(out); i++) await Bun.sleep(25);
     const url = /listening on (\S+)/.exec(out)![1]!;
     const base = spawnSync("git", ["-C", repo, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
+    const auth = { authorization: `Bearer ${readFileSync(join(w.dir, "keys", "oracle.token"), "utf8").trim()}` };
     const res = await fetch(`${url}/v1/verdicts`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ task_id: "t", session_id: "s", repo: null, base_commit: base, diff: "", attempt: 1 }),
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ task_id: "t", session_id: "s", repo: null, base_commit: base, diff: "", chain_head: "0".repeat(64), attempt: 1 }),
     });
     let body = await res.text();
     if (res.status === 202) {
       const { job_id } = JSON.parse(body);
       for (let i = 0; i < 400; i++) {
-        const r = await fetch(`${url}/v1/verdicts/${job_id}`);
+        const r = await fetch(`${url}/v1/verdicts/${job_id}`, { headers: auth });
         body = await r.text();
         if (r.status === 200) break;
         await Bun.sleep(50);

@@ -21,10 +21,10 @@ test("show reads a real gate run: FAIL blocked, then PASS allowed; sessions says
   dirs.push(dir);
   const { repo } = makeTaskRepo(dir);
   const keys = keygen(dir);
-  const oracle = await serve(["--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile], {}, [BINARY]);
+  const oracle = await serve(["--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile, "--token-file", keys.tokenFile], {}, [BINARY]);
   servers.push(oracle);
   const config = join(dir, "config.jsonc");
-  writeFileSync(config, JSON.stringify({ oracle: { url: oracle.url, public_key: keys.pubFile }, task_id: "answer" }));
+  writeFileSync(config, JSON.stringify({ oracle: { url: oracle.url, public_key: keys.pubFile, token: keys.token }, task_id: "answer" }));
   const env = { TRACEGATE_HOME: join(dir, "data"), TRACEGATE_CONFIG: config, HOME: dir };
   const hook = (name: string, payload: object) => run([name], { stdin: JSON.stringify({ session_id: "gate-run", cwd: repo, hook_event_name: name, ...payload }), env });
   await hook("session-start", { source: "startup" });

@@ -70,10 +70,11 @@ test("show: one readable line per record, tool + short input, failure, verdict a
   expect(body[3]).toBe("tool        Bash  echo hi  ok 5ms");
   expect(body[4]).toBe("tool        Bash  npm test  FAILED exit 2: boom");
   expect(body[5]).toBe("event       Notification  Claude needs your permission");
-  expect(body[6]).toBe("verdict     FAIL  attempt 1  stop blocked");
+  // The verdicts above are hand-written and unsigned: the outcome function does not count them.
+  expect(body[6]).toBe("verdict     FAIL UNVERIFIED  attempt 1  stop blocked");
   expect(body[7]).toBe("verdict     ERROR  attempt 2  stop allowed: oracle unreachable (on_error allow)  (oracle unreachable: connection refused)");
-  expect(body[8]).toBe("verdict     FAIL  attempt 3  stop allowed: attempts used up");
-  expect(body[9]).toMatch(/^end +exit  outcome no_flip$/);
+  expect(body[8]).toBe("verdict     FAIL UNVERIFIED  attempt 3  stop allowed: attempts used up");
+  expect(body[9]).toMatch(/^end +exit  outcome unverified$/);
   expect(r.stdout.includes(0x1b)).toBe(false);
   const j = await run(["show", "abc123", "--json"], { env: env() });
   const recs = text(j.stdout).trim().split("\n").map((l) => JSON.parse(l));
@@ -113,12 +114,12 @@ test("sessions: first prompt column, filters, --limit, plurals", async () => {
   expect(r.code).toBe(0);
   const out = text(r.stdout);
   expect(out.split("\n")[0]).toMatch(/^SESSION +STARTED +HARNESS +RECORDS +TOOLS +OUTCOME +PROMPT$/);
-  expect(out).toMatch(/abc123-first .* claude +10 +2 +no_flip +fix the failing test please/);
+  expect(out).toMatch(/abc123-first .* claude +10 +2 +unverified +fix the failing test please/);
   expect(out).not.toContain("\x1b");
   const lim = await run(["sessions", "--limit", "1"], { env: env() });
   expect(text(lim.stdout).trim().split("\n")).toHaveLength(3);
   expect(text(lim.stdout)).toContain("2 more sessions not shown");
-  const one = await run(["sessions", "--outcome", "no_flip", "--json"], { env: env() });
+  const one = await run(["sessions", "--outcome", "unverified", "--json"], { env: env() });
   const rows = text(one.stdout).trim().split("\n").map((l) => JSON.parse(l));
   expect(rows.map((x) => x.session_id)).toEqual(["abc123-first"]);
   expect(rows[0].first_prompt).toBe("fix the failing test please");
@@ -132,7 +133,7 @@ test("sessions: first prompt column, filters, --limit, plurals", async () => {
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--since takes an age (30m, 2h, 7d) or a date");
   const badOutcome = await run(["sessions", "--outcome", "won"], { env: env() });
-  expect(badOutcome.stderr).toContain("--outcome must be one of flip, no_flip, cap, no_oracle");
+  expect(badOutcome.stderr).toContain("--outcome must be one of flip, no_flip, cap, no_oracle, unverified");
 });
 
 test("on a terminal: colour and relative/local times; NO_COLOR turns colour off", async () => {

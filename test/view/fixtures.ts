@@ -34,7 +34,9 @@ const BASE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 function signed(o: DemoOptions, attempt: number, verdict: "PASS" | "FAIL", diff_sha256: string, issued_at: string): unknown {
   if (!o.oracleKey) return { verdict, attempt, key_id: "oracle-1", signature: "MEUCIQ…" };
   const { signVerdict } = require("../../lib/oracle/verdict.ts") as typeof import("../../lib/oracle/verdict.ts");
-  return signVerdict({ task_id: "acme-billing-17", session_id: o.sessionId, base_commit: BASE, diff_sha256, attempt, verdict, tests_hash: TESTS_HASH, issued_at }, o.oracleKey);
+  // The chain head a real Stop would send is not modelled here: the viewer checks each record on its own
+  // (signature, stated fields, session); the chain is `verify`'s, over the whole file.
+  return signVerdict({ task_id: "acme-billing-17", session_id: o.sessionId, base_commit: BASE, diff_sha256, attempt, verdict, tests_hash: TESTS_HASH, issued_at, chain_head: "0".repeat(64) }, o.oracleKey);
 }
 
 /** One full session: start, prompt, tool calls, FAIL (blocked), fix, PASS (allowed), end. */

@@ -154,7 +154,7 @@ test("a stored 'verified' is checked again with the configured oracle key: an ed
   writeFileSync(cfg, JSON.stringify({ oracle: { url: "http://127.0.0.1:9", public_key: join(keys, "oracle.pub") } }));
   const { signVerdict } = await import("../../lib/oracle/verdict.ts");
   const sid = "signed-1";
-  const binding = { task_id: "t", session_id: sid, base_commit: "a".repeat(40), diff_sha256: "b".repeat(64), tests_hash: "c".repeat(64) };
+  const binding = { task_id: "t", session_id: sid, base_commit: "a".repeat(40), diff_sha256: "b".repeat(64), tests_hash: "c".repeat(64), chain_head: "d".repeat(64) };
   const good = signVerdict({ ...binding, attempt: 1, verdict: "FAIL" }, readFileSync(join(keys, "oracle.key"), "utf8"));
   const forged = { ...signVerdict({ ...binding, attempt: 2, verdict: "FAIL" }, readFileSync(join(keys, "oracle.key"), "utf8")), verdict: "PASS" };
   const foreign = signVerdict({ ...binding, attempt: 3, verdict: "PASS" }, readFileSync(join(other, "oracle.key"), "utf8"));
