@@ -7,7 +7,8 @@
  * weaken redaction. A file that fails validation is reported in `errors` and
  * contributes nothing: the hooks then collect without gating.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readTextBounded } from "../fs/safe-open.ts";
 import { dirname, join } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import type { Validate } from "../generated/validators.js";
@@ -152,9 +153,12 @@ function checkPatterns(extra: RedactPattern[], file: string): string[] {
   return errors;
 }
 
+/** A config file is a few KB; a larger one (or a FIFO, a device) is refused unread. */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
 function readText(path: string): { text: string | null; error?: string } {
   try {
-    return { text: readFileSync(path, "utf8") };
+    return { text: readTextBounded(path, CONFIG_MAX_BYTES) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { text: null };

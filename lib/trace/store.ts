@@ -5,8 +5,9 @@
  * never interleave or overwrite each other. Nothing here rewrites a line;
  * corrections are new records.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, readdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { openAppend, readBounded } from "../fs/safe-open.ts";
 import { sha256Hex } from "./digest.ts";
 import type { TraceRecord } from "./record.ts";
 
@@ -62,7 +63,7 @@ export function appendRecords(home: string, records: readonly TraceRecord[]): vo
     byFile.set(path, [...(byFile.get(path) ?? []), r]);
   }
   for (const [path, group] of byFile) {
-    const fd = openSync(path, "a", 0o600);
+    const fd = openAppend(path);
     try {
       for (const r of group) {
         const line = recordLine(r);
@@ -119,11 +120,17 @@ export function parseSessionText(file: string, text: string, types?: readonly st
   return { records, lines: recordLines, problems };
 }
 
+/**
+ * The most of a session file any reader loads; a larger one (or a FIFO, a
+ * device, a symlink where the session file should be) is refused.
+ */
+export const SESSION_READ_MAX_BYTES = 512 * 1024 * 1024;
+
 /** Read a session's records (optionally only some types); a missing file is an empty session. */
 export function readSession(home: string, sessionId: string, types?: readonly string[]): SessionRead {
   const path = sessionPath(home, sessionId);
   if (!existsSync(path)) return { records: [], lines: [], problems: [] };
-  return parseSessionText(path, readFileSync(path, "utf8"), types);
+  return parseSessionText(path, readBounded(path, SESSION_READ_MAX_BYTES, { noFollow: true }).toString("utf8"), types);
 }
 
 export interface SessionFile {
@@ -140,7 +147,8 @@ export function listSessionFiles(home: string): SessionFile[] {
     .filter((n) => n.endsWith(".jsonl"))
     .map((n) => {
       const path = join(dir, n);
-      const st = statSync(path);
+      // lstat: a symlink planted in the store is listed as what it is, never followed.
+      const st = lstatSync(path);
       return { path, bytes: st.size, mtimeMs: st.mtimeMs };
     })
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
