@@ -36,6 +36,12 @@ export const SESSION_END_TIMEOUT_S = 5;
 export const STOP_CAP_MS = 50_000;
 export const STOP_TIMEOUT_S = 60;
 
+/**
+ * Redaction and serialisation stop this long before the cap, leaving time to
+ * write the record that says what was cut (lib/trace/sanitize.ts).
+ */
+export const BUDGET_RESERVE_MS = 400;
+
 const observer = (event: string, matcher = false): HookSpec => ({
   event,
   capMs: OBSERVER_CAP_MS,

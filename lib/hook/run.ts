@@ -18,13 +18,14 @@
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
+import type { Redactor } from "../redact/index.ts";
 import { newId } from "../trace/digest.ts";
 import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
-import { sanitize } from "../trace/sanitize.ts";
+import { BudgetExceeded, decodeJsonEscapes, sanitize, sanitizeHeaderText, sanitizeWithin } from "../trace/sanitize.ts";
 import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
-import { HOOKS, type HookName } from "./caps.ts";
+import { BUDGET_RESERVE_MS, HOOKS, type HookName } from "./caps.ts";
 import { logError, TracegateError } from "./errorlog.ts";
-import { drain, type StdinRead } from "./stdin.ts";
+import { readStdin, type StdinRead } from "./stdin.ts";
 import { emitDecision, muzzleStdout } from "./stdout.ts";
 import type { HookContext, HookHandler } from "./types.ts";
 
@@ -39,10 +40,19 @@ export function sinceStart(): number {
 
 const HEAD_FOR_UNPARSED = 64 * 1024;
 
-/** The record for a payload we could not parse (cut at the stdin cap, or not JSON). */
-function unparsedRecord(input: StdinRead, text: string, event: string): PayloadCutRecord {
+/** Why a payload became a `payload_cut` record instead of its event's record. */
+export type CutReason = "stdin_cap" | "unparseable" | "not_an_object" | "budget";
+
+/**
+ * The record for a payload kept only as a head: cut at the stdin cap, not
+ * JSON, JSON but not an object, or too much work for the deadline. The head
+ * has its JSON escapes decoded so redaction sees `AKIA...` where the payload
+ * wrote `\u0041KIA...`; sanitize then redacts and caps it like any field.
+ */
+function unparsedRecord(input: StdinRead, text: string, event: string, reason: CutReason, extra: Record<string, unknown> = {}): PayloadCutRecord {
+  const head = text.slice(0, HEAD_FOR_UNPARSED);
   // Attribute it to its session when the head still says which one.
-  const sid = /"session_id"\s*:\s*"([^"\\]{1,256})"/.exec(text.slice(0, HEAD_FOR_UNPARSED))?.[1];
+  const sid = /"session_id"\s*:\s*"([^"\\]{1,256})"/.exec(head)?.[1];
   return {
     id: newId(),
     type: "payload_cut",
@@ -50,10 +60,12 @@ function unparsedRecord(input: StdinRead, text: string, event: string): PayloadC
     harness: "claude",
     ts: new Date().toISOString(),
     event,
+    reason,
     bytes: input.bytes,
     sha256: input.sha256,
-    head: text.slice(0, HEAD_FOR_UNPARSED),
-  };
+    head: decodeJsonEscapes(head),
+    ...extra,
+  } as PayloadCutRecord;
 }
 
 function parseArgs(argv: readonly string[]): { harness: string; rest: string[] } {
@@ -68,17 +80,50 @@ function parseArgs(argv: readonly string[]): { harness: string; rest: string[] }
   return { harness, rest };
 }
 
-/** Sanitise (redact, cap) and append; a failure is logged, never raised. */
-function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
+/** What the work on this payload must fit in: the cap less what writing a fallback record needs. */
+function budgetFor(capMs: number) {
+  return { deadline: capMs - BUDGET_RESERVE_MS, now: sinceStart };
+}
+
+/**
+ * The payload's session id as it will be stored: redacted and capped, so the
+ * handler, the file name and every record agree on one id and a secret
+ * planted in `session_id` never reaches a file name or the oracle.
+ */
+function storedIdentity(payload: Record<string, unknown>, redactor: Redactor): void {
+  if (typeof payload.session_id === "string") payload.session_id = sanitizeHeaderText(payload.session_id, redactor);
+}
+
+/**
+ * Sanitise (redact, cap) and append, inside the budget; a record that cannot
+ * be sanitised in time is replaced by a `payload_cut` saying what was cut
+ * (the payload's sha256, bytes and a redacted head). A failure is logged,
+ * never raised.
+ */
+async function writeRecords(
+  home: string,
+  hook: HookName,
+  records: readonly TraceRecord[],
+  config: Config,
+  fallback?: { input: StdinRead; text: string },
+): Promise<void> {
   const redactor = configuredRedactor(config, home);
   const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
   const clean: TraceRecord[] = [];
   for (const r of records) {
     try {
-      clean.push(sanitize(r, redactor, caps));
+      clean.push(await sanitizeWithin(r, redactor, caps, budgetFor(HOOKS[hook].capMs)));
     } catch (e) {
       // A record that cannot be sanitised is never written raw.
       logError(home, hook, "sanitize", e);
+      if (e instanceof BudgetExceeded && fallback) {
+        const cut = unparsedRecord(fallback.input, fallback.text, HOOKS[hook].event, "budget", { cut_type: r.type });
+        try {
+          clean.push(sanitize({ ...cut, session_id: r.session_id }, redactor, caps));
+        } catch (e2) {
+          logError(home, hook, "sanitize", e2);
+        }
+      }
     }
   }
   try {
@@ -86,6 +131,21 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
   } catch (e) {
     logError(home, hook, "append", e);
   }
+}
+
+/** Parse stdin as a JSON object, or say why it is kept only as a `payload_cut`. */
+function parsePayload(input: StdinRead, text: string): { payload: Record<string, unknown> } | { reason: CutReason; error: unknown } {
+  if (input.cut) return { reason: "stdin_cap", error: new TracegateError(`payload over the stdin cap (${input.bytes} bytes read)`) };
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (e) {
+    return { reason: "unparseable", error: e };
+  }
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
+    return { reason: "not_an_object", error: new TracegateError("payload is not a JSON object") };
+  }
+  return { payload: payload as Record<string, unknown> };
 }
 
 /**
@@ -123,27 +183,24 @@ export async function runHook(
 
   try {
     const { harness, rest } = parseArgs(argv);
-    const input = await drain(Bun.stdin.stream());
+    const input = await readStdin(budgetFor(spec.capMs).deadline);
     const text = new TextDecoder("utf-8", { fatal: false }).decode(input.data);
-    let payload: unknown;
-    try {
-      if (input.cut) throw new TracegateError(`payload over the stdin cap (${input.bytes} bytes)`);
-      payload = JSON.parse(text);
-    } catch (e) {
-      logError(home, hook, "parse", e);
+    const parsed = parsePayload(input, text);
+    if (!("payload" in parsed)) {
+      logError(home, hook, "parse", parsed.error);
       if (input.bytes > 0) {
         const config = await loadConfig(env, null);
-        writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], config);
+        await writeRecords(home, hook, [unparsedRecord(input, text, spec.event, parsed.reason)], config);
       }
       exit0();
     }
-    if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
-      throw new TracegateError("payload is not a JSON object");
-    }
+    const { payload } = parsed;
     if (harness !== "claude") throw new TracegateError(`unsupported harness "${harness.slice(0, 32)}"`);
-    const cwd = (payload as Record<string, unknown>).cwd;
+    const cwd = payload.cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
-    for (const problem of config.errors) logError(home, hook, "config", new TracegateError(problem));
+    // Problems only, never their text: a repository config's path is the payload's cwd.
+    if (config.errors.length) logError(home, hook, "config", new TracegateError(`${config.errors.length} config problem(s); run \`tracegate doctor\``));
+    storedIdentity(payload, configuredRedactor(config, home));
     const ctx: HookContext = {
       hook,
       harness,
@@ -157,7 +214,7 @@ export async function runHook(
     };
     const handler = await resolve(hook, rest);
     const result = await handler(ctx);
-    writeRecords(home, hook, result.records, config);
+    await writeRecords(home, hook, result.records, config, { input, text });
     if (result.decision && hook === "stop") emitDecision(result.decision);
   } catch (e) {
     logError(home, hook, "handler", e);

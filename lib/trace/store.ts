@@ -12,8 +12,15 @@ import { sha256Hex } from "./digest.ts";
 import type { TraceRecord } from "./record.ts";
 
 export const SESSIONS_DIR = "sessions";
-/** Where records with no usable session id go, so nothing is dropped. */
-export const UNATTRIBUTED = "unattributed";
+/**
+ * The session id of records with no usable session id, so nothing is dropped:
+ * the empty string, the one id no payload can claim (an empty `session_id` is
+ * itself unattributable). A real session called "unattributed" is an
+ * ordinary session and stays apart from this bucket.
+ */
+export const UNATTRIBUTED = "";
+/** The bucket's file: no session id maps to a name without the digest suffix. */
+export const UNATTRIBUTED_FILE = "_unattributed.jsonl";
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -30,6 +37,7 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
  * ```
  */
 export function sessionFileName(sessionId: string): string {
+  if (sessionId === UNATTRIBUTED) return UNATTRIBUTED_FILE;
   if (SAFE_ID.test(sessionId)) return `${sessionId}.jsonl`;
   const readable = sessionId.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
   const digest = sha256Hex(sessionId).slice(0, 16);
