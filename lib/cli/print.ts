@@ -35,3 +35,26 @@ export function fail(message: string, code = 1): number {
   err(`tracegate: ${message}\n`);
   return code;
 }
+
+// C0 controls but tab and newline, DEL, C1 controls (0x9b is a CSI on some
+// terminals), and the bidi overrides that make text read other than it is.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Stored text made safe to print on a terminal: control characters (an ESC
+ * sequence in a tool output could retitle or clear the user's terminal)
+ * become visible escapes. `show`, `sessions`, `doctor` and the dry-run diff
+ * pass every piece of stored or foreign text through it.
+ *
+ * @example
+ * ```ts
+ * import { escapeControl } from "./print.ts";
+ * escapeControl("ok\x1b]0;pwned\x07"); // "ok\\x1b]0;pwned\\x07"
+ * ```
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const n = c.charCodeAt(0);
+    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
+}

@@ -9,7 +9,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";
-import { unifiedDiff } from "./diff.ts";
+import { dryRunReport, unifiedDiff } from "./diff.ts";
 import { desiredEntries } from "./entries.ts";
 import {
   backupSettings,
@@ -198,7 +198,7 @@ export async function installCommand(argv: string[]): Promise<number> {
     const bin = resolveBinary(o.bin, cwd);
     const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin }, process.env, cwd);
     if (o.dryRun) {
-      out(r.diff);
+      out(dryRunReport("install", r.path, r.diff));
       if (!r.diff) err(`tracegate: ${r.path} already has this registration; nothing to change\n`);
       return 0;
     }
@@ -225,7 +225,7 @@ export async function uninstallCommand(argv: string[]): Promise<number> {
     const cwd = process.cwd();
     for (const scope of scopes) {
       const r = uninstall({ scope, dryRun: o.dryRun }, process.env, cwd);
-      if (o.dryRun) out(r.diff);
+      if (o.dryRun) out(dryRunReport("uninstall", r.path, r.diff));
       else if (r.changed) out(`removed tracegate from ${r.path}${r.backup ? ` (backup: ${r.backup})` : ""}\n`);
       else out(`no tracegate entries in ${r.path}\n`);
     }

@@ -9,7 +9,8 @@
  * ```
  */
 import { generateKeyPairSync } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { createExclusive, replaceFile } from "../fs/safe-open.ts";
 import { join, resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
@@ -60,10 +61,16 @@ async function keygen(argv: string[]): Promise<number> {
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     const priv = privateKey.export({ type: "pkcs8", format: "pem" }) as string;
     const pub = publicKey.export({ type: "spki", format: "pem" }) as string;
-    // Created 0600 so the private key is never readable by others, not even for a moment.
-    writeFileSync(keyPath, priv, { mode: 0o600, flag: values.force ? "w" : "wx" });
-    chmodSync(keyPath, 0o600);
-    writeFileSync(pubPath, pub, { mode: 0o644 });
+    // A fresh file, mode 0600 fixed before the first byte, renamed into place
+    // (--force) or created exclusively: never written through a symlink or
+    // into a file that was readable before.
+    if (values.force) {
+      replaceFile(keyPath, priv, 0o600);
+      replaceFile(pubPath, pub, 0o644);
+    } else {
+      createExclusive(keyPath, priv, 0o600);
+      createExclusive(pubPath, pub, 0o644);
+    }
     out(`wrote ${keyPath} (private, 0600) and ${pubPath}\nkey_id ${keyIdOf(publicKey)}\n`);
     return 0;
   } catch (e) {
