@@ -50,11 +50,15 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2
  * ```ts
  * import { escapeControl } from "./print.ts";
  * escapeControl("ok\x1b]0;pwned\x07"); // "ok\\x1b]0;pwned\\x07"
+ * escapeControl('{"a":"\u009b"}', { json: true }); // '{"a":"\\u009b"}'
+
  * ```
  */
-export function escapeControl(text: string): string {
+export function escapeControl(text: string, opts: { json?: boolean } = {}): string {
   return text.replace(CONTROL, (c) => {
     const n = c.charCodeAt(0);
-    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+    // In JSON text these can only sit inside strings, where \uXXXX keeps it valid JSON.
+    if (opts.json || n > 0xff) return `\\u${n.toString(16).padStart(4, "0")}`;
+    return `\\x${n.toString(16).padStart(2, "0")}`;
   });
 }

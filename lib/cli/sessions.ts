@@ -4,7 +4,7 @@ import { listSessionFiles, parseSessionText } from "../trace/store.ts";
 import { outcomeOf } from "../gate/outcome.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { fail, out } from "./print.ts";
+import { fail, out, escapeControl } from "./print.ts";
 
 export interface SessionSummary {
   readonly session_id: string;
@@ -53,7 +53,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     return fail(`cannot read the store at ${home}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (json) {
-    for (const s of summaries) out(`${JSON.stringify(s)}\n`);
+    for (const s of summaries) out(`${escapeControl(JSON.stringify(s), { json: true })}\n`);
     return 0;
   }
   if (summaries.length === 0) {
@@ -62,9 +62,10 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   }
   out("SESSION                                 STARTED                   RECORDS  TOOLS  OUTCOME    CWD\n");
   for (const s of summaries) {
-    out(
+    // Stored text is the agent's: never let it reach the terminal as control sequences.
+    out(escapeControl(
       `${s.session_id.slice(0, 38).padEnd(39)} ${(s.first_ts ?? "-").padEnd(25)} ${String(s.records).padStart(7)}  ${String(s.tool_calls).padStart(5)}  ${s.outcome.padEnd(9)}  ${s.cwd ?? "-"}${s.corrupt_lines ? `  (${s.corrupt_lines} corrupt lines)` : ""}\n`,
-    );
+    ));
   }
   return 0;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { parseSessionText, sessionPath } from "../trace/store.ts";
-import { err, fail, out } from "./print.ts";
+import { err, escapeControl, fail, out } from "./print.ts";
 
 function brief(v: unknown, max = 160): string {
   if (v === null || v === undefined) return "";
@@ -52,7 +52,8 @@ export async function showCommand(argv: string[]): Promise<number> {
     return fail(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const { records, problems } = parseSessionText(path, text);
-  for (const r of records) out(parsed.values.json ? `${JSON.stringify(r)}\n` : `${describeRecord(r)}\n`);
+  // Stored text is the agent's: never let it reach the terminal as control sequences.
+  for (const r of records) out(parsed.values.json ? `${escapeControl(JSON.stringify(r), { json: true })}\n` : `${escapeControl(describeRecord(r))}\n`);
   for (const p of problems) err(`tracegate: ${p.file}:${p.line}: corrupt line (${p.error})\n`);
   return problems.length ? 1 : 0;
 }

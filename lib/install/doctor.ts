@@ -8,7 +8,7 @@ import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, write
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
-import { fail, out } from "../cli/print.ts";
+import { escapeControl, fail, out } from "../cli/print.ts";
 import { HOOKS, type HookName } from "../hook/caps.ts";
 import { OBSERVE_FLAG } from "./entries.ts";
 import { readSettingsFile, SCOPES, type Scope, settingsPath } from "./files.ts";
@@ -345,7 +345,8 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     return fail(`${(e as Error).message}\nusage: tracegate doctor [--json]`, 2);
   }
   const r = await diagnose(process.env, process.cwd());
-  out(json ? `${JSON.stringify(r, null, 2)}\n` : human(r));
+  // Settings files, config errors and the error log are text anyone could have written.
+  out(json ? `${escapeControl(JSON.stringify(r, null, 2), { json: true })}\n` : escapeControl(human(r)));
   return r.status === "healthy" ? 0 : r.status === "problems" ? 1 : 2;
 }
 
