@@ -44,15 +44,29 @@ test("records are appended, never rewritten", async () => {
 });
 
 test("TRACEGATE_INTERNAL=1 exits before reading a byte", async () => {
-  const proc = Bun.spawn([BINARY, "post-tool-use"], {
-    stdin: "pipe",
-    stdout: "pipe",
-    env: baseEnv({ ...env(), TRACEGATE_INTERNAL: "1" }),
-  });
-  // stdin is never written or closed: a hook that read it would wait for the deadline.
-  const code = await proc.exited;
-  expect(code).toBe(0);
-  expect((await new Response(proc.stdout).arrayBuffer()).byteLength).toBe(0);
+  // stdin is a FIFO this test holds open at both ends, with a payload already
+  // in it: a hook that read even one byte would leave less than was written
+  // (and one that waited for EOF would wait for the deadline).
+  const { closeSync, constants, openSync, readSync, writeSync } = await import("node:fs");
+  const fifo = join(home, "internal.fifo");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  const fd = openSync(fifo, constants.O_RDWR);
+  const payload = Buffer.from(postToolUse("internal"));
+  expect(writeSync(fd, payload)).toBe(payload.length);
+  try {
+    const proc = Bun.spawn([BINARY, "post-tool-use"], { stdin: fd, stdout: "pipe", env: baseEnv({ ...env(), TRACEGATE_INTERNAL: "1" }) });
+    const code = await proc.exited;
+    expect(code).toBe(0);
+    expect((await new Response(proc.stdout).arrayBuffer()).byteLength).toBe(0);
+    // A sentinel behind the payload, so the read below returns at once either way.
+    const sentinel = Buffer.from("\n#sentinel");
+    writeSync(fd, sentinel);
+    const left = Buffer.alloc(payload.length + sentinel.length + 16);
+    const n = readSync(fd, left, 0, left.length, null);
+    expect(left.subarray(0, n).equals(Buffer.concat([payload, sentinel]))).toBe(true);
+  } finally {
+    closeSync(fd);
+  }
   expect(recordsIn(home).some((r) => r.session_id === "internal")).toBe(false);
 });
 
