@@ -49,7 +49,7 @@ export function sessionIdOf(p: Payload): string | null {
  *
  * @example
  * ```ts
- * claudeRecords("user-prompt-submit", { session_id: "s", prompt: "hi" }, facts);
+ * claudeRecords("user-prompt-submit", { session_id: "s", prompt: "hi" }, "s", { ts: new Date().toISOString(), newId: () => crypto.randomUUID() });
  * // [{ type: "message", role: "user", text: "hi", ... }]
  * ```
  */

@@ -146,7 +146,7 @@ function shapeProblem(v: unknown): string | undefined {
  * @example
  * ```ts
  * const r = verifyVerdict(answer, publicPem, { task_id, session_id, base_commit, diff_sha256, attempt });
- * if (!r.verified) log(r.problem);
+ * if (!r.verified) console.error(r.problem);
  * ```
  */
 export function verifyVerdict(signed: unknown, publicKey: KeyInput, expected: VerdictBinding): VerifyResult {
