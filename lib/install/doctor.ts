@@ -13,7 +13,7 @@ import { HOOKS, type HookName } from "../hook/caps.ts";
 import { OBSERVE_FLAG } from "./entries.ts";
 import { readSettingsFile, SCOPES, type Scope, settingsPath } from "./files.ts";
 import { findEntries } from "./settings.ts";
-import { runningBinary } from "./register.ts";
+import { registrableEvents, runningBinary } from "./register.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -64,6 +64,8 @@ export interface DoctorReport {
   config: { path: string; exists: boolean; errors: string[] };
   oracle: OracleReport;
   errors_log: { path: string; last: string[] };
+  /** Claude Code installations found, and the events install leaves out for them. */
+  claude_code: { found: { source: string; path: string; version: string | null }[]; left_out: { event: string; because: string }[] };
   problems: string[];
   notes: string[];
 }
@@ -231,7 +233,9 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
     if (s.error) problems.push(`${s.path}: ${s.error} (Claude Code cannot load this file)`);
     if (s.entries.length === 0) continue;
     const subs = new Set(s.entries.map((e) => e.subcommand));
-    const missing = all.filter((h) => !subs.has(h));
+    const leftOut = new Map((r.claude_code?.left_out ?? []).map((l) => [l.event, l.because]));
+    const missing = all.filter((h) => !subs.has(h) && !leftOut.has(HOOKS[h].event));
+    for (const h of all) if (!subs.has(h) && leftOut.has(HOOKS[h].event)) notes.push(`${s.path}: ${HOOKS[h].event} left out on purpose: ${leftOut.get(HOOKS[h].event)}`);
     if (missing.length) problems.push(`${s.path}: events not registered: ${missing.map((h) => HOOKS[h].event).join(", ")} (run tracegate install --scope ${s.scope})`);
     for (const e of s.entries) {
       const spec = (HOOKS as Record<string, { event: string; capMs: number }>)[e.subcommand];
@@ -275,6 +279,15 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   return { status, problems, notes };
 }
 
+function claudeCodeReport(env: Env): DoctorReport["claude_code"] {
+  try {
+    const { found, left } = registrableEvents(env);
+    return { found: found.map(({ source, path, version }) => ({ source, path, version })), left_out: left };
+  } catch {
+    return { found: [], left_out: [] };
+  }
+}
+
 /** Gather every fact doctor reports. */
 export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
   const settings = SCOPES.map((s) => inspectSettings(s, env, cwd));
@@ -293,6 +306,7 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
     config,
     oracle: await checkOracle(oracle, config.path),
     errors_log: lastErrors(home),
+    claude_code: claudeCodeReport(env),
   };
   return { ...facts, ...judge(facts) };
 }
@@ -311,6 +325,8 @@ function human(r: DoctorReport): string {
     }
   }
   if (r.plugin.enabled.length) L.push(`plugin: ${r.plugin.enabled.join(", ")} enabled`);
+  for (const c of r.claude_code.found) L.push(`Claude Code ${c.version ?? "(version unknown)"} (${c.source}: ${c.path})`);
+  for (const l of r.claude_code.left_out) L.push(`  ${l.event} is not registered: ${l.because}`);
   for (const b of r.binaries) {
     L.push(`binary ${b.path}: ${b.executable ? (b.version ?? "no version") : "MISSING"}`);
   }

@@ -9,6 +9,8 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";
+import { HOOKS } from "../hook/caps.ts";
+import { type ClaudeCode, detectClaudeCodes, eventsToRegister, type LeftOut } from "./claude-versions.ts";
 import { dryRunReport, unifiedDiff } from "./diff.ts";
 import { desiredEntries } from "./entries.ts";
 import {
@@ -103,14 +105,16 @@ export interface Outcome {
  * ```
  */
 export function install(
-  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string },
+  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string; events?: readonly string[] },
   env: Env,
   cwd: string,
 ): Outcome {
   const path = settingsPath(opts.scope, env, cwd);
   const file = readSettingsFile(path);
   const hadOurs = file.exists && findEntries(file.text).length > 0;
-  const { text, created } = planInstall(file.text, desiredEntries(opts.bin, { gate: opts.gate }));
+  // Only events every Claude Code found knows (see claude-versions.ts).
+  const wanted = desiredEntries(opts.bin, { gate: opts.gate }).filter((e) => !opts.events || opts.events.includes(e.event));
+  const { text, created } = planInstall(file.text, wanted);
   const diff = unifiedDiff(file.text, text, path);
   if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
   const dirCreated = existsSync(dirname(path)) ? null : dirname(path);
@@ -181,6 +185,16 @@ export function uninstall(opts: { scope: Scope; dryRun: boolean }, env: Env, cwd
   return { path, changed: true, diff, backup };
 }
 
+/**
+ * The events install registers on this machine, and those it leaves out
+ * because a Claude Code found here does not know them. For install and doctor.
+ */
+export function registrableEvents(env: Env): { events: string[]; left: LeftOut[]; found: ClaudeCode[] } {
+  const all = Object.values(HOOKS).map((h) => h.event);
+  const found = detectClaudeCodes(env, all);
+  return { ...eventsToRegister(all, found), found };
+}
+
 function report(e: unknown): number {
   if (e instanceof SettingsError) return fail(e.message);
   if (e instanceof Error && "code" in e && typeof (e as NodeJS.ErrnoException).code === "string") {
@@ -196,7 +210,9 @@ export async function installCommand(argv: string[]): Promise<number> {
     const o = options(argv, true);
     const cwd = process.cwd();
     const bin = resolveBinary(o.bin, cwd);
-    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin }, process.env, cwd);
+    const { events, left } = registrableEvents(process.env);
+    for (const l of left) err(`tracegate: not registering ${l.event}: ${l.because}\n`);
+    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin, events }, process.env, cwd);
     if (o.dryRun) {
       out(dryRunReport("install", r.path, r.diff));
       if (!r.diff) err(`tracegate: ${r.path} already has this registration; nothing to change\n`);

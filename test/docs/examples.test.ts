@@ -98,7 +98,7 @@ function typecheck(files: Map<string, Example>, declared: Map<string, string[]>)
 
 test("every @example in lib/ type-checks against its module", () => {
   expect(EXAMPLES.length).toBeGreaterThan(50);
-  const files = new Map(EXAMPLES.map((ex, i) => [`ex${i}.ts`, ex] as const));
+  const files = new Map<string, Example>(EXAMPLES.map((ex, i) => [`ex${i}.ts`, ex]));
   const problems: string[] = [];
   const declared = new Map<string, string[]>();
   // tsc checks no types while any file has a syntax error: report those first, then leave them out.

@@ -187,3 +187,43 @@ function applyPatch(text: string, diff: string): string {
   while (pos < src.length) out.push(src[pos++]!);
   return `${out.join("\n")}\n`;
 }
+
+describe("install that cannot break an older Claude Code", () => {
+  /** A fake `claude` on PATH: answers --version and names the events its "code" knows. */
+  function fakeClaude(t: ReturnType<typeof fresh>, version: string, events: string[]): string {
+    const dir = join(t.dir, "fakebin");
+    mkdirSync(dir, { recursive: true });
+    const bin = join(dir, "claude");
+    writeFileSync(bin, `#!/bin/sh\n# known events: ${events.map((e) => `"${e}"`).join(" ")}\necho "${version} (Claude Code)"\n`);
+    chmodSync(bin, 0o755);
+    t.env.PATH = `${dir}:/usr/bin:/bin`;
+    return bin;
+  }
+  const OLD_KNOWS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "Notification", "SessionEnd"];
+
+  test("a Claude Code before 2.1.101 that does not know PostToolUseFailure: install leaves it out and says why; doctor explains", () => {
+    const t = fresh();
+    const bin = fakeClaude(t, "2.0.10", OLD_KNOWS);
+    const r = t.run("install", "--bin", DIST);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain("not registering PostToolUseFailure");
+    expect(r.err).toContain("2.0.10");
+    const settings = JSON.parse(readFileSync(t.user, "utf8"));
+    expect(Object.keys(settings.hooks).sort()).toEqual([...OLD_KNOWS].sort());
+    const d = JSON.parse(t.run("doctor", "--json").out);
+    expect(d.claude_code.found).toEqual([{ source: "PATH", path: bin, version: "2.0.10" }]);
+    expect(d.claude_code.left_out.map((l: { event: string }) => l.event)).toEqual(["PostToolUseFailure"]);
+    expect(d.problems.join("\n")).not.toContain("events not registered");
+    expect(d.notes.join("\n")).toContain("PostToolUseFailure left out on purpose");
+    expect(d.notes.join("\n")).toContain("ignore the whole settings file");
+  });
+
+  test("Claude Code 2.1.101 or later: every event is registered", () => {
+    const t = fresh();
+    fakeClaude(t, "2.1.101", ["Stop"]);
+    const r = t.run("install", "--bin", DIST);
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain("not registering");
+    expect(Object.keys(JSON.parse(readFileSync(t.user, "utf8")).hooks)).toContain("PostToolUseFailure");
+  });
+});
