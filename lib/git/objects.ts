@@ -16,7 +16,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type GitObject, inflate, inflateHead, type ObjectType, ObjectTooLargeError, openPack, type Pack, PackFormatError } from "./pack.ts";
+import { FinalObjectError, type GitObject, inflate, inflateHead, type ObjectType, ObjectTooLargeError, openPack, type Pack, PackFormatError } from "./pack.ts";
 import { MAX_OBJECT_BYTES } from "./limits.ts";
 import { readBounded, readTextBounded } from "../fs/safe-open.ts";
 import { GIT_LIMITS } from "./limits.ts";
@@ -57,7 +57,7 @@ function parseLoose(oid: string, raw: Buffer): GitObject {
   const nul = raw.indexOf(0);
   const [type, size] = raw.toString("latin1", 0, nul < 0 ? 0 : nul).split(" ");
   if (nul < 0 || !["commit", "tree", "blob", "tag"].includes(type!) || Number(size) !== raw.length - nul - 1) {
-    throw new PackFormatError(`loose object ${oid}: bad header`);
+    throw new FinalObjectError(`loose object ${oid}: bad header`);
   }
   return { type: type as ObjectType, data: raw.subarray(nul + 1) };
 }
@@ -72,7 +72,7 @@ function looseBound(oid: string, raw: Buffer): number {
   const head = inflateHead(raw);
   const nul = head ? head.indexOf(0) : -1;
   const size = nul < 0 ? NaN : Number(head!.toString("latin1", 0, nul).split(" ")[1]);
-  if (!Number.isSafeInteger(size)) throw new PackFormatError(`loose object ${oid}: bad header`);
+  if (!Number.isSafeInteger(size)) throw new FinalObjectError(`loose object ${oid}: bad header`);
   if (size > MAX_OBJECT_BYTES) throw new ObjectTooLargeError(`loose object ${oid} declares ${size} bytes`);
   return size + nul + 1;
 }
@@ -129,7 +129,7 @@ export class ObjectStore {
         continue;
       }
       const inflated = inflate(raw, looseBound(oid, raw));
-      if (!inflated) throw new PackFormatError(`loose object ${oid}: corrupt`);
+      if (!inflated) throw new FinalObjectError(`loose object ${oid}: corrupt`);
       return parseLoose(oid, inflated);
     }
     return null;
@@ -177,8 +177,8 @@ export class ObjectStore {
       failure = e;
     }
     if (failure === undefined) throw new MissingObjectError(oid);
-    // isomorphic-git would inflate the bomb whole: never ask it.
-    if (failure instanceof ObjectTooLargeError) throw failure;
+    // isomorphic-git reads loose objects the same way and would inflate a bomb whole: never ask it.
+    if (failure instanceof FinalObjectError) throw failure;
     this.fallbacks++;
     try {
       // Loaded only here: isomorphic-git costs tens of milliseconds to import.

@@ -50,7 +50,15 @@ export class PackFormatError extends Error {
  * MAX_OBJECT_BYTES: an inflate bomb, or a blob too large to diff. Never
  * retried through isomorphic-git, which would inflate it whole.
  */
-export class ObjectTooLargeError extends PackFormatError {
+/**
+ * An object no other reader should be asked for: isomorphic-git would read
+ * the same bytes, and inflate a bomb whole.
+ */
+export class FinalObjectError extends PackFormatError {
+  override name = "FinalObjectError";
+}
+
+export class ObjectTooLargeError extends FinalObjectError {
   override name = "ObjectTooLargeError";
 }
 
@@ -105,7 +113,9 @@ export function inflate(z: Uint8Array, maxBytes: number = MAX_OBJECT_BYTES): Buf
 export function inflateHead(z: Uint8Array, maxBytes = 64): Buffer | null {
   try {
     const { inflateSync, constants } = nodeZlib();
-    return inflateSync(z.subarray(0, Math.min(z.length, 256)), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 1024 }).subarray(0, maxBytes);
+    // 512 bytes hold the header even behind a dynamic Huffman table, and cannot inflate past the bound.
+    const input = z.subarray(0, Math.min(z.length, 512));
+    return inflateSync(input, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: input.length * DEFLATE_MAX_RATIO + 1024 }).subarray(0, maxBytes);
   } catch {
     return null;
   }
