@@ -15,7 +15,7 @@
  *
  * It never returns: every path ends in exit 0.
  */
-import { loadConfig, type Config } from "../config/load.ts";
+import { DEFAULTS, loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
 import type { Redactor } from "../redact/index.ts";
@@ -25,7 +25,7 @@ import { BudgetExceeded, decodeJsonEscapes, sanitize, sanitizeHeaderText, saniti
 import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
 import { BUDGET_RESERVE_MS, HOOKS, type HookName } from "./caps.ts";
 import { logError, TracegateError } from "./errorlog.ts";
-import { readStdin, type StdinRead } from "./stdin.ts";
+import { readStdin, stdinProgress, type StdinProgress, type StdinRead } from "./stdin.ts";
 import { emitDecision, muzzleStdout } from "./stdout.ts";
 import type { HookContext, HookHandler } from "./types.ts";
 
@@ -41,7 +41,34 @@ export function sinceStart(): number {
 const HEAD_FOR_UNPARSED = 64 * 1024;
 
 /** Why a payload became a `payload_cut` record instead of its event's record. */
-export type CutReason = "stdin_cap" | "unparseable" | "not_an_object" | "budget";
+export type CutReason = "stdin_cap" | "unparseable" | "not_an_object" | "budget" | "deadline";
+
+/**
+ * What the deadline handler needs to keep a record when the hard timer fires
+ * before the records were written: stdin read so far, the config if loaded.
+ */
+const run: { progress: StdinProgress | null; config: Config | null; written: boolean } = { progress: null, config: null, written: false };
+
+/**
+ * The hard timer fired before any record was written (stdin still arriving,
+ * or the work overran): keep a `payload_cut` of what was read, redacted, so
+ * the event is not lost. Synchronous and bounded: a 64 KB head.
+ */
+function writeDeadlineRecord(home: string, hook: HookName): void {
+  const p = run.progress;
+  if (run.written || !p || p.bytes === 0) return;
+  run.written = true;
+  try {
+    const head = Buffer.concat(p.head, p.headBytes);
+    const input: StdinRead = { data: head, bytes: p.bytes, cut: true, sha256: p.sha256() };
+    const config = run.config ?? { ...DEFAULTS, path: "", exists: false, errors: [] };
+    const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
+    const rec = unparsedRecord(input, new TextDecoder("utf-8", { fatal: false }).decode(head), HOOKS[hook].event, "deadline");
+    appendRecords(home, [sanitize(rec, configuredRedactor(config, home), caps)]);
+  } catch (e) {
+    logError(home, hook, "deadline-record", e);
+  }
+}
 
 /**
  * The record for a payload kept only as a head: cut at the stdin cap, not
@@ -116,7 +143,14 @@ async function writeRecords(
     } catch (e) {
       // A record that cannot be sanitised is never written raw.
       logError(home, hook, "sanitize", e);
-      if (e instanceof BudgetExceeded && fallback) {
+      if (e instanceof BudgetExceeded && r.type === "payload_cut") {
+        // Already only a head: finish it, bounded, rather than lose it.
+        try {
+          clean.push(sanitize(r, redactor, caps));
+        } catch (e2) {
+          logError(home, hook, "sanitize", e2);
+        }
+      } else if (e instanceof BudgetExceeded && fallback) {
         const cut = unparsedRecord(fallback.input, fallback.text, HOOKS[hook].event, "budget", { cut_type: r.type });
         try {
           clean.push(sanitize({ ...cut, session_id: r.session_id }, redactor, caps));
@@ -126,6 +160,7 @@ async function writeRecords(
       }
     }
   }
+  run.written = true;
   try {
     appendRecords(home, clean);
   } catch (e) {
@@ -167,6 +202,7 @@ export async function runHook(
   const home = dataDir(env);
   const deadline = setTimeout(() => {
     logError(home, hook, "deadline", new TracegateError(`cap of ${spec.capMs} ms reached`));
+    writeDeadlineRecord(home, hook);
     exit0();
   }, Math.max(0, spec.capMs - sinceStart()));
   deadline.unref?.();
@@ -183,13 +219,17 @@ export async function runHook(
 
   try {
     const { harness, rest } = parseArgs(argv);
-    const input = await readStdin(budgetFor(spec.capMs).deadline);
-    const text = new TextDecoder("utf-8", { fatal: false }).decode(input.data);
+    const progress = stdinProgress(HEAD_FOR_UNPARSED);
+    run.progress = progress;
+    const input = await readStdin(budgetFor(spec.capMs).deadline, progress);
+    // A cut payload is kept only as its head: decode no more than that.
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(input.cut ? input.data.subarray(0, HEAD_FOR_UNPARSED) : input.data);
     const parsed = parsePayload(input, text);
     if (!("payload" in parsed)) {
       logError(home, hook, "parse", parsed.error);
       if (input.bytes > 0) {
         const config = await loadConfig(env, null);
+        run.config = config;
         await writeRecords(home, hook, [unparsedRecord(input, text, spec.event, parsed.reason)], config);
       }
       exit0();
@@ -198,6 +238,7 @@ export async function runHook(
     if (harness !== "claude") throw new TracegateError(`unsupported harness "${harness.slice(0, 32)}"`);
     const cwd = payload.cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
+    run.config = config;
     // Problems only, never their text: a repository config's path is the payload's cwd.
     if (config.errors.length) logError(home, hook, "config", new TracegateError(`${config.errors.length} config problem(s); run \`tracegate doctor\``));
     storedIdentity(payload, configuredRedactor(config, home));

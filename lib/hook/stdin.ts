@@ -9,6 +9,39 @@ import { sha256Stream } from "../trace/digest.ts";
 /** Beyond this the rest of stdin is drained and discarded and the record is marked cut. */
 export const STDIN_CAP_BYTES = 64 * 1024 * 1024;
 
+/** What has been read so far, for a record written when the deadline cuts the read short. */
+export interface StdinProgress {
+  bytes: number;
+  /** The first bytes read (up to `headCap`). */
+  readonly head: Uint8Array[];
+  headBytes: number;
+  readonly headCap: number;
+  /** sha256 of every byte read so far. */
+  sha256(): string;
+}
+
+/** A fresh progress tracker keeping the first `headCap` bytes. */
+export function stdinProgress(headCap: number): StdinProgress & { update(chunk: Uint8Array): void } {
+  const hash = sha256Stream();
+  const p = {
+    bytes: 0,
+    head: [] as Uint8Array[],
+    headBytes: 0,
+    headCap,
+    sha256: () => hash.hex(),
+    update(chunk: Uint8Array) {
+      p.bytes += chunk.length;
+      hash.update(chunk);
+      if (p.headBytes < headCap) {
+        const take = chunk.subarray(0, headCap - p.headBytes);
+        p.head.push(take);
+        p.headBytes += take.length;
+      }
+    },
+  };
+  return p;
+}
+
 export interface StdinRead {
   /** The bytes kept (at most the cap). */
   readonly data: Uint8Array;
@@ -27,7 +60,11 @@ export interface StdinRead {
  * const { data, cut } = await drain(Bun.stdin.stream());
  * ```
  */
-export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_BYTES): Promise<StdinRead> {
+export async function drain(
+  stream: ReadableStream<Uint8Array>,
+  cap = STDIN_CAP_BYTES,
+  progress?: { update(chunk: Uint8Array): void },
+): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
   const hash = sha256Stream();
   let kept = 0;
@@ -39,6 +76,7 @@ export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_
     if (!value) continue;
     bytes += value.length;
     hash.update(value);
+    progress?.update(value);
     if (kept < cap) {
       const take = value.length <= cap - kept ? value : value.subarray(0, cap - kept);
       chunks.push(take);
@@ -90,7 +128,7 @@ export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTE
  * const input = await readStdin(2_100);
  * ```
  */
-export async function readStdin(deadline: number): Promise<StdinRead> {
+export async function readStdin(deadline: number, progress?: { update(chunk: Uint8Array): void }): Promise<StdinRead> {
   let fileLike = false;
   try {
     const st = fstatSync(0);
@@ -100,5 +138,5 @@ export async function readStdin(deadline: number): Promise<StdinRead> {
   } catch {
     // no stdin at all: the stream below ends at once
   }
-  return fileLike ? readFileStdin(0, deadline) : drain(Bun.stdin.stream());
+  return fileLike ? readFileStdin(0, deadline) : drain(Bun.stdin.stream(), STDIN_CAP_BYTES, progress);
 }

@@ -28,9 +28,15 @@ test("64 concurrent post-tool-use processes for one session: 64 intact records",
   const text = await Bun.file(join(home, "sessions", "parallel.jsonl")).text();
   const lines = text.split("\n").filter(Boolean);
   expect(lines).toHaveLength(64);
-  const ids = new Set(lines.map((l) => JSON.parse(l).tool_use_id));
+  // On a machine loaded past the budget a hook keeps a payload_cut (reason budget or
+  // deadline) whose head still holds the payload: no record is lost either way.
+  const recs = lines.map((l) => JSON.parse(l));
+  const ids = new Set(recs.map((r) => (r.type === "payload_cut" ? /"tool_use_id":"(toolu_\d+)"/.exec(r.head)?.[1] : r.tool_use_id)));
   expect(ids.size).toBe(64);
-  for (const l of lines) expect(JSON.parse(l).output.stdout).toMatch(/^\d+:z{50000}$/);
+  for (const r of recs) {
+    if (r.type === "payload_cut") expect(["budget", "deadline"]).toContain(r.reason);
+    else expect(r.output.stdout).toMatch(/^\d+:z{50000}$/);
+  }
 }, 60_000);
 
 test("records are appended, never rewritten", async () => {
