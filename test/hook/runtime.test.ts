@@ -88,6 +88,10 @@ test("stdin that never closes: the hard deadline exits 0 before the declared tim
   expect(ms).toBeGreaterThanOrEqual(spec.capMs - 50);
   expect(ms).toBeLessThan(spec.timeoutS * 1000);
   expect(await Bun.file(join(home, "errors.log")).text()).toContain("stage=deadline");
+  // What did arrive is kept, not lost.
+  const kept = recordsIn(home, "never-closed.jsonl");
+  expect(kept.map((r) => [r.type, r.reason, r.bytes])).toEqual([["payload_cut", "deadline", 40]]);
+  expect(kept[0].head).toBe(postToolUse("never-closed").slice(0, 40));
 }, 30_000);
 
 describe("every hook subcommand: exit 0, silent, recorded", () => {
