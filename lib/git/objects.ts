@@ -184,7 +184,8 @@ export class ObjectStore {
       // Loaded only here: isomorphic-git costs tens of milliseconds to import.
       const { default: git } = await import("isomorphic-git");
       const gitdir = path.dirname(this.objectsDir);
-      const r = await git.readObject({ fs, gitdir, oid, format: "content" });
+      const { boundedFs } = await import("./safe-fs.ts");
+      const r = await git.readObject({ fs: boundedFs, gitdir, oid, format: "content" });
       return { type: r.type as ObjectType, data: Buffer.from(r.object as Uint8Array) };
     } catch {
       throw failure;

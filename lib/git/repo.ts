@@ -127,7 +127,8 @@ async function resolveRefName(repo: Repo, ref: string): Promise<string | null> {
   try {
     // Only for names the files above do not resolve: isomorphic-git is slow to load.
     const { default: git } = await import("isomorphic-git");
-    return await git.resolveRef({ fs, gitdir: repo.commondir, ref });
+    const { boundedFs } = await import("./safe-fs.ts");
+    return await git.resolveRef({ fs: boundedFs, gitdir: repo.commondir, ref });
   } catch {
     return null;
   }
