@@ -128,7 +128,8 @@ export function readBoundedOrNull(file: string, maxBytes: number, opts: ReadOpti
 }
 
 /**
- * Check that `dir` is a real directory (not a symlink) owned by the user.
+ * Check that `dir` is a real directory (not a symlink, unless `mayBeLink`:
+ * the data dir itself may be a link the user made) owned by the user.
  *
  * @example
  * ```ts
@@ -136,8 +137,8 @@ export function readBoundedOrNull(file: string, maxBytes: number, opts: ReadOpti
  * checkRealDir("/home/u/.local/share/tracegate/sessions");
  * ```
  */
-export function checkRealDir(dir: string): void {
-  const st = fs.lstatSync(dir);
+export function checkRealDir(dir: string, opts: { mayBeLink?: boolean } = {}): void {
+  const st = opts.mayBeLink ? fs.statSync(dir) : fs.lstatSync(dir);
   if (!st.isDirectory()) throw new UnsafeFileError("ENOTDIR_REAL", "directory");
   checkOwner(st, "directory");
 }
@@ -155,8 +156,9 @@ export function ensurePrivateDir(dir: string): void {
 /**
  * Open a file tracegate appends to (session files, errors.log): created 0600,
  * never through a symlink, refused unless it is a regular file owned by the
- * user with a single link, in a real directory owned by the user. A FIFO or
- * device there is refused without blocking.
+ * user with a single link, in a real directory owned by the user (the data
+ * dir itself, with `dirMayBeLink`, may be reached through a symlink). A FIFO
+ * or device there is refused without blocking.
  *
  * @example
  * ```ts
@@ -164,8 +166,8 @@ export function ensurePrivateDir(dir: string): void {
  * const fd = openAppend("/home/u/.local/share/tracegate/errors.log");
  * ```
  */
-export function openAppend(file: string, mode = 0o600): number {
-  checkRealDir(path.dirname(file));
+export function openAppend(file: string, mode = 0o600, opts: { dirMayBeLink?: boolean } = {}): number {
+  checkRealDir(path.dirname(file), { mayBeLink: opts.dirMayBeLink });
   const fd = fs.openSync(file, C.O_WRONLY | C.O_APPEND | C.O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
   try {
     const st = fs.fstatSync(fd);

@@ -51,7 +51,8 @@ export function logError(home: string, event: string, stage: string, e: unknown)
       // no log yet
     }
     const line = `${new Date().toISOString()} pid=${process.pid} event=${event} stage=${stage} ${describeError(e)}`;
-    const fd = openAppend(path);
+    // The data dir itself may be a symlink the user made; the log in it may not.
+    const fd = openAppend(path, 0o600, { dirMayBeLink: true });
     try {
       writeSync(fd, Buffer.from(`${line.replace(/[\r\n]+/g, " ").slice(0, 2000)}\n`, "utf8"));
     } finally {

@@ -354,3 +354,15 @@ describe("raw text decoded before redaction", () => {
     expect(existsSync(join(home, "sessions", "cfg.jsonl"))).toBe(true);
   });
 });
+
+test("a data dir the user reached through a symlink still works; only the dirs under it must be real", async () => {
+  const real = join(root, `real-home-${n++}`);
+  mkdirSync(real, { mode: 0o700 });
+  const link = join(root, `link-home-${n++}`);
+  symlinkSync(real, link);
+  const env = { TRACEGATE_HOME: link, TRACEGATE_CONFIG: join(real, "none.jsonc") };
+  await run(["post-tool-use"], { stdin: postToolUse("via-link"), env });
+  await run(["post-tool-use"], { stdin: "{broken", env });
+  expect(recordsIn(real, "via-link.jsonl")).toHaveLength(1);
+  expect(readFileSync(join(real, "errors.log"), "utf8")).toContain("stage=parse");
+});
