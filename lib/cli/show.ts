@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readBounded } from "../fs/safe-open.ts";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { parseSessionText, sessionPath } from "../trace/store.ts";
+import { parseSessionText, SESSION_READ_MAX_BYTES, sessionPath } from "../trace/store.ts";
 import { err, escapeControl, fail, out } from "./print.ts";
 
 function brief(v: unknown, max = 160): string {
@@ -47,7 +48,8 @@ export async function showCommand(argv: string[]): Promise<number> {
   if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // Never a FIFO, a device or a symlink planted where the session file should be.
+    text = readBounded(path, SESSION_READ_MAX_BYTES, { noFollow: true }).toString("utf8");
   } catch (e) {
     return fail(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

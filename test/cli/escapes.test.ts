@@ -52,3 +52,21 @@ test("doctor escapes control characters from settings files and the error log", 
     if (args.includes("--json")) expect(JSON.parse(text).errors_log.last[0]).toContain(EVIL);
   }
 });
+
+test("a FIFO or symlink in the store: sessions skips it and show refuses it, neither hangs", async () => {
+  const h = tempDir();
+  mkdirSync(join(h, "sessions"), { recursive: true });
+  expect(Bun.spawnSync(["mkfifo", join(h, "sessions", "fifo.jsonl")]).exitCode).toBe(0);
+  const { symlinkSync } = await import("node:fs");
+  symlinkSync("/dev/zero", join(h, "sessions", "zero.jsonl"));
+  const e = { TRACEGATE_HOME: h, TRACEGATE_CONFIG: join(h, "none.jsonc") };
+  const s = await run(["sessions"], { env: e });
+  expect(s.code).toBe(0);
+  expect(new TextDecoder().decode(s.stdout)).not.toContain("fifo");
+  for (const id of ["fifo", "zero"]) {
+    const r = await run(["show", id], { env: e });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("cannot read");
+  }
+  cleanup(h);
+});
