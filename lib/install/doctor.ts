@@ -4,14 +4,15 @@
  * Exit 0 healthy, 1 problems found, 2 not installed.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
 import { escapeControl, fail, out } from "../cli/print.ts";
 import { HOOKS, type HookName } from "../hook/caps.ts";
 import { OBSERVE_FLAG } from "./entries.ts";
-import { readSettingsFile, SCOPES, type Scope, settingsPath } from "./files.ts";
+import { readSettingsFile, SCOPES, type Scope, SETTINGS_MAX_BYTES, settingsPath } from "./files.ts";
+import { readTextBounded } from "../fs/safe-open.ts";
 import { findEntries } from "./settings.ts";
 import { registrableEvents, runningBinary } from "./register.ts";
 
@@ -140,7 +141,8 @@ function inspectDataDir(path: string): DoctorReport["data_dir"] {
 function lastErrors(home: string, n = 5): DoctorReport["errors_log"] {
   const path = join(home, "errors.log");
   try {
-    const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+    // Bounded and never a FIFO: the log is in a dir the agent can write.
+    const lines = readTextBounded(path, 4 * 1024 * 1024, { noFollow: true }).split("\n").filter(Boolean);
     return { path, last: lines.slice(-n) };
   } catch {
     return { path, last: [] };
@@ -149,7 +151,7 @@ function lastErrors(home: string, n = 5): DoctorReport["errors_log"] {
 
 function enabledPlugins(env: Env): string[] {
   try {
-    const text = readFileSync(join(claudeConfigDir(env), "settings.json"), "utf8");
+    const text = readTextBounded(join(claudeConfigDir(env), "settings.json"), SETTINGS_MAX_BYTES);
     const v = JSON.parse(text)?.enabledPlugins;
     if (!v || typeof v !== "object") return [];
     return Object.keys(v).filter((k) => /^tracegate@/.test(k) && v[k] === true);
