@@ -165,8 +165,10 @@ describe("never hangs, never past its cap", () => {
     expect(recs).toHaveLength(1);
     // Either the whole record (redacted, cut) or, past the budget, a payload_cut saying what was cut.
     if (recs[0].type === "payload_cut") {
-      expect(recs[0].reason).toBe("budget");
-      expect(recs[0].cut_type).toBe("tool_call");
+      // budget: parsing would not fit (no cut_type) or sanitising ran out (cut_type says what);
+      // deadline: the hard timer came first on an overloaded machine.
+      expect(["budget", "deadline"]).toContain(recs[0].reason);
+      if (recs[0].cut_type !== undefined) expect(recs[0].cut_type).toBe("tool_call");
       expect(recs[0].bytes).toBeGreaterThan(60 * 1024 * 1024);
       expect(recs[0].sha256).toMatch(/^[0-9a-f]{64}$/);
     } else {
