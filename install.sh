@@ -1,6 +1,7 @@
 #!/bin/sh
-# tracegate installer: downloads the release binary for this machine, checks
-# it against SHA256SUMS, and puts it in ~/.local/bin (or $TRACEGATE_INSTALL_DIR).
+# tracegate installer: downloads the compressed release binary for this
+# machine (.xz, or .gz without xz), checks the download against SHA256SUMS,
+# decompresses it, and puts it in ~/.local/bin (or $TRACEGATE_INSTALL_DIR).
 #
 #   curl -fsSL https://github.com/tracegate/tracegate/releases/latest/download/install.sh | sh
 #   curl -fsSL .../install.sh | sh -s -- --register          # also register the Claude Code hooks
@@ -10,6 +11,7 @@
 # Environment:
 #   TRACEGATE_DOWNLOAD_URL  where the release assets are (default: the latest GitHub release)
 #   TRACEGATE_INSTALL_DIR   where the binary goes (default: $HOME/.local/bin)
+#   TRACEGATE_COMPRESSION   xz or gz (default: xz when installed, else gz)
 #
 # POSIX sh only (no bashisms): it runs under dash, busybox ash and bash alike.
 # On any failure it exits non-zero and installs nothing.
@@ -34,7 +36,8 @@ usage: install.sh [--register [--gate] [--scope user|project|local]] [--from-sou
   --scope S      with --register: settings scope (default user)
   --from-source  build from this checkout (npm ci && npm run build) instead of downloading
 
-environment: TRACEGATE_DOWNLOAD_URL (release assets), TRACEGATE_INSTALL_DIR (default ~/.local/bin)
+environment: TRACEGATE_DOWNLOAD_URL (release assets), TRACEGATE_INSTALL_DIR (default ~/.local/bin),
+             TRACEGATE_COMPRESSION (xz or gz; default xz when installed)
 EOF
 }
 
@@ -97,7 +100,17 @@ detect_platform() {
   fi
 }
 
-download() { # URL FILE
+download() { # URL FILE [bar]: with "bar" and a terminal on stderr, a progress bar
+  if [ "${3:-}" = bar ] && [ -t 2 ]; then
+    if command -v curl >/dev/null 2>&1; then
+      curl -fL --retry 2 -# -o "$2" "$1"
+    elif command -v wget >/dev/null 2>&1; then
+      wget -q --show-progress -O "$2" "$1" || wget -O "$2" "$1"
+    else
+      die "neither curl nor wget is available"
+    fi
+    return
+  fi
   if command -v curl >/dev/null 2>&1; then
     curl -fsSL --retry 2 -o "$2" "$1"
   elif command -v wget >/dev/null 2>&1; then
@@ -105,6 +118,25 @@ download() { # URL FILE
   else
     die "neither curl nor wget is available"
   fi
+}
+
+# The binaries are published compressed: xz (smallest) when this machine has
+# it, else gzip. TRACEGATE_COMPRESSION=gz|xz picks one.
+pick_compression() {
+  case ${TRACEGATE_COMPRESSION:-} in
+    xz | gz) ext=$TRACEGATE_COMPRESSION ;;
+    "") if command -v xz >/dev/null 2>&1; then ext=xz; else ext=gz; fi ;;
+    *) die "TRACEGATE_COMPRESSION must be xz or gz, not $TRACEGATE_COMPRESSION" ;;
+  esac
+  if [ "$ext" = xz ]; then
+    command -v xz >/dev/null 2>&1 || die "xz is not installed; unset TRACEGATE_COMPRESSION to use gzip"
+  else
+    command -v gzip >/dev/null 2>&1 || die "neither xz nor gzip is installed; install one of them"
+  fi
+}
+
+decompress() { # IN OUT
+  if [ "$ext" = xz ]; then xz -dc "$1" >"$2"; else gzip -dc "$1" >"$2"; fi
 }
 
 sha256_of() { # FILE
@@ -133,23 +165,34 @@ if [ "$from_source" = 1 ]; then
   [ -f "$src/package.json" ] && grep -q '"name": *"tracegate"' "$src/package.json" ||
     die "--from-source must run from a tracegate checkout (./install.sh --from-source)"
   command -v npm >/dev/null 2>&1 || die "--from-source needs Node and npm"
-  say "building from source in $src (npm ci && npm run build)"
-  (cd "$src" && npm ci && npm run build) || die "build failed"
+  # A checkout that already ran `npm ci` (the README's first command) is not
+  # installed again: npm writes node_modules/.package-lock.json on every install.
+  if [ -f "$src/node_modules/.package-lock.json" ] && ! [ "$src/package-lock.json" -nt "$src/node_modules/.package-lock.json" ]; then
+    say "building from source in $src (npm run build; node_modules is up to date)"
+    (cd "$src" && npm run build) || die "build failed in $src (run npm ci there, then try again)"
+  else
+    say "building from source in $src (npm ci && npm run build)"
+    (cd "$src" && npm ci && npm run build) || die "build failed in $src"
+  fi
   built="$src/dist/$exe"
   [ -f "$built" ] || built="$src/dist/tracegate"
   [ -f "$built" ] || die "the build did not produce dist/tracegate"
   cp "$built" "$tmp/$asset"
 else
-  say "downloading $asset from $BASE_URL"
-  download "$BASE_URL/$asset" "$tmp/$asset" || die "download failed: $BASE_URL/$asset"
-  download "$BASE_URL/SHA256SUMS" "$tmp/SHA256SUMS" || die "download failed: $BASE_URL/SHA256SUMS"
-  expected=$(awk -v a="$asset" '$2 == a || $2 == "*" a {print $1; exit}' "$tmp/SHA256SUMS")
-  [ -n "$expected" ] || die "SHA256SUMS has no entry for $asset"
-  actual=$(sha256_of "$tmp/$asset")
+  pick_compression
+  file="$asset.$ext"
+  say "downloading $file from $BASE_URL"
+  download "$BASE_URL/SHA256SUMS" "$tmp/SHA256SUMS" || die "download failed: $BASE_URL/SHA256SUMS (check TRACEGATE_DOWNLOAD_URL)"
+  expected=$(awk -v a="$file" '$2 == a || $2 == "*" a {print $1; exit}' "$tmp/SHA256SUMS")
+  [ -n "$expected" ] || die "$BASE_URL/SHA256SUMS has no entry for $file (this platform is not in that release)"
+  download "$BASE_URL/$file" "$tmp/$file" bar || die "download failed: $BASE_URL/$file"
+  # The checksum is of what was downloaded, before anything reads it.
+  actual=$(sha256_of "$tmp/$file")
   if [ "$actual" != "$expected" ]; then
-    die "checksum mismatch for $asset (expected $expected, got $actual): refusing to install"
+    die "checksum mismatch for $file (expected $expected, got $actual): refusing to install"
   fi
   say "checksum ok ($actual)"
+  decompress "$tmp/$file" "$tmp/$asset" || die "cannot decompress $file (is the download complete?)"
 fi
 
 chmod 755 "$tmp/$asset"
@@ -165,12 +208,16 @@ mv -f "$install_dir/.$exe.new.$$" "$install_dir/$exe" || {
 }
 say "installed $version to $install_dir/$exe"
 
+# What to type next: the bare name when the dir is on PATH, else the full path.
+run_as=tracegate
 case ":${PATH:-}:" in
   *":$install_dir:"*) ;;
   *)
+    run_as="$install_dir/$exe"
     say "$install_dir is not on your PATH. Add it:"
     say "  sh/bash/zsh:  echo 'export PATH=\"$install_dir:\$PATH\"' >> ~/.profile   (or ~/.bashrc, ~/.zshrc), then open a new shell"
     say "  fish:         fish_add_path $install_dir"
+    say "until then, run it by its full path: $run_as"
     ;;
 esac
 
@@ -180,5 +227,6 @@ if [ "$register" = 1 ]; then
   if [ -n "$scope" ]; then set -- "$@" --scope "$scope"; fi
   "$install_dir/$exe" "$@" || die "tracegate install failed (the binary is installed; run: $install_dir/$exe install)"
 else
-  say "next: register the Claude Code hooks with: tracegate install   (--gate to gate Stop on an oracle)"
+  say "next: register the Claude Code hooks with: $run_as install   (--gate to gate Stop on an oracle)"
+  say "then check it with: $run_as doctor"
 fi

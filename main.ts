@@ -1,43 +1,27 @@
 #!/usr/bin/env bun
 /**
- * tracegate's command table. Hook subcommands go through the hook runtime,
- * which owns exit codes, stdout, stdin and the deadline; user commands return
- * their exit code. Modules load lazily so a hook pays only for what it runs.
+ * tracegate's entry point. Hook subcommands go through the hook runtime,
+ * which owns exit codes, stdout, stdin and the deadline; user commands come
+ * from the table in lib/cli/commands.ts, checked by its argument gate, and
+ * return their exit code. Modules load lazily so a hook pays only for what it
+ * runs.
  */
 import { isHookName } from "./lib/hook/caps.ts";
 
-type Command = (argv: string[]) => Promise<number>;
+const argv = process.argv.slice(2);
+const [name = "--help", ...rest] = argv;
 
-const commands: Record<string, () => Promise<Command>> = {
-  sessions: async () => (await import("./lib/cli/sessions.ts")).sessionsCommand,
-  show: async () => (await import("./lib/cli/show.ts")).showCommand,
-  verify: async () => (await import("./lib/cli/verify.ts")).verifyCommand,
-  redact: async () => (await import("./lib/redact/cli.ts")).redactCommand,
-  diff: async () => (await import("./lib/git/cli.ts")).diffCommand,
-  install: async () => (await import("./lib/install/cli.ts")).installCommand,
-  uninstall: async () => (await import("./lib/install/cli.ts")).uninstallCommand,
-  doctor: async () => (await import("./lib/install/cli.ts")).doctorCommand,
-  oracle: async () => (await import("./lib/oracle/cli.ts")).oracleCommand,
-  "--version": async () => (await import("./lib/cli/version.ts")).versionCommand,
-  version: async () => (await import("./lib/cli/version.ts")).versionCommand,
-  "--help": async () => (await import("./lib/cli/help.ts")).helpCommand,
-  help: async () => (await import("./lib/cli/help.ts")).helpCommand,
-};
-
-const [name = "--help", ...rest] = process.argv.slice(2);
-
-if (isHookName(name)) {
+if (isHookName(name) && !((rest.includes("--help") || rest.includes("-h")) && process.stdin.isTTY)) {
   const [{ runHook }, { handlerFor }] = await Promise.all([
     import("./lib/hook/run.ts"),
     import("./lib/handlers/index.ts"),
   ]);
   // Never returns: the runtime exits 0 on every path.
   await runHook(name, rest, handlerFor);
+} else if (isHookName(name)) {
+  // Only a person at a terminal gets here: a harness pipes stdin.
+  process.exit(await (await import("./lib/cli/help.ts")).helpCommand([name]));
 } else {
-  const load = commands[name];
-  if (!load) {
-    const { helpCommand } = await import("./lib/cli/help.ts");
-    process.exit(await helpCommand([], `unknown command "${name}"`));
-  }
-  process.exit(await (await load())(rest));
+  const gate = await (await import("./lib/cli/args.ts")).gateArgs(argv.length ? argv : ["--help"]);
+  process.exit("exit" in gate ? gate.exit : await gate.run(gate.argv));
 }

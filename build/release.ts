@@ -1,6 +1,7 @@
 /**
- * Release build: one executable per platform plus SHA256SUMS, and the Claude
- * Code plugin bundle, in dist/release/.
+ * Release build, in dist/release/: each platform's executable compressed as
+ * `.xz` and `.gz`, install.sh, the Claude Code plugin bundle, and SHA256SUMS
+ * of those downloads.
  *
  *   bun build/release.ts                       # all five targets
  *   bun build/release.ts --targets linux-x64   # a subset
@@ -16,7 +17,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { compileBinary, generateValidators, VERSION } from "../build.ts";
 
@@ -54,11 +55,21 @@ function bunVersion(): string {
   return JSON.parse(readFileSync(join(root, "node_modules", "bun", "package.json"), "utf8")).version;
 }
 
+/** Progress for a person watching a release (stderr, so stdout stays the one summary line). */
+function progress(line: string): void {
+  process.stderr.write(`release: ${line}\n`);
+}
+
 /** Path to the target's Bun runtime, packed from npm into the cache on first use. */
 export function runtimeFor(t: Target, version = bunVersion()): string {
   const dir = join(root, "node_modules", ".cache", "tracegate-release", `${t.pkg.replace("/", "+")}@${version}`);
   const exe = join(dir, "package", "bin", t.exe);
-  if (existsSync(exe)) return exe;
+  if (existsSync(exe)) {
+    progress(`runtime ${t.pkg}@${version}: cached`);
+    return exe;
+  }
+  const started = performance.now();
+  progress(`fetching the ${t.name} runtime ${t.pkg}@${version} from the npm registry (about 40 MB)...`);
   mkdirSync(dir, { recursive: true });
   const out = execFileSync("npm", ["pack", `${t.pkg}@${version}`, "--pack-destination", dir, "--silent"], {
     cwd: dir,
@@ -70,6 +81,7 @@ export function runtimeFor(t: Target, version = bunVersion()): string {
   rmSync(tgz);
   if (!existsSync(exe)) throw new Error(`${t.pkg}@${version} has no bin/${t.exe}`);
   chmodSync(exe, 0o755);
+  progress(`fetched ${t.pkg}@${version} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return exe;
 }
 
@@ -102,10 +114,24 @@ export function layOutPlugin(dir: string, binaries: readonly { readonly name: st
   }
 }
 
-function buildPlugin(outDir: string, built: readonly Target[]): string {
+/**
+ * The two downloads of one binary: `.xz` (smallest; install.sh prefers it)
+ * and `.gz` (for machines without xz). SHA256SUMS covers these, the files
+ * that are downloaded.
+ */
+export function compress(file: string, outDir: string, xzLevel: number): string[] {
+  const name = basename(file);
+  const xz = join(outDir, `${name}.xz`);
+  const gz = join(outDir, `${name}.gz`);
+  writeFileSync(xz, execFileSync("xz", [`-${xzLevel}`, "-T0", "-c", file], { maxBuffer: 1 << 30 }));
+  writeFileSync(gz, execFileSync("gzip", ["-9", "-n", "-c", file], { maxBuffer: 1 << 30 }));
+  return [xz, gz];
+}
+
+function buildPlugin(outDir: string, built: readonly Target[], rawDir: string): string {
   layOutPlugin(
     join(outDir, "tracegate-claude-plugin"),
-    built.map((t) => ({ name: assetName(t), path: join(outDir, assetName(t)) })),
+    built.map((t) => ({ name: assetName(t), path: join(rawDir, assetName(t)) })),
   );
   const tgz = join(outDir, "tracegate-claude-plugin.tar.gz");
   execFileSync("tar", ["-czf", tgz, "-C", outDir, "tracegate-claude-plugin"]);
@@ -121,17 +147,27 @@ function buildPlugin(outDir: string, built: readonly Target[]): string {
  * release({ outDir: "dist/release", targets: TARGETS, plugin: true });
  * ```
  */
-export function release(opts: { outDir: string; targets: readonly Target[]; plugin: boolean }): string[] {
+export function release(opts: { outDir: string; targets: readonly Target[]; plugin: boolean; xzLevel?: number }): string[] {
   generateValidators();
   mkdirSync(opts.outDir, { recursive: true });
   const assets: string[] = [];
-  for (const t of opts.targets) {
-    const outfile = join(opts.outDir, assetName(t));
-    compileBinary({ outfile, target: t.bunTarget, executablePath: isHost(t) ? undefined : runtimeFor(t) });
+  const raw = join(opts.outDir, "raw");
+  mkdirSync(raw, { recursive: true });
+  opts.targets.forEach((t, i) => {
+    const outfile = join(raw, assetName(t));
+    const executablePath = isHost(t) ? undefined : runtimeFor(t);
+    progress(`compiling ${assetName(t)} (${i + 1} of ${opts.targets.length})`);
+    compileBinary({ outfile, target: t.bunTarget, executablePath });
     chmodSync(outfile, 0o755);
-    assets.push(outfile);
-  }
-  if (opts.plugin) assets.push(buildPlugin(opts.outDir, opts.targets));
+    progress(`compressing ${assetName(t)} with xz and gzip`);
+    assets.push(...compress(outfile, opts.outDir, opts.xzLevel ?? 6));
+  });
+  // The README's curl URL names install.sh beside the binaries.
+  copyFileSync(join(root, "install.sh"), join(opts.outDir, "install.sh"));
+  chmodSync(join(opts.outDir, "install.sh"), 0o755);
+  assets.push(join(opts.outDir, "install.sh"));
+  if (opts.plugin) assets.push(buildPlugin(opts.outDir, opts.targets, raw));
+  rmSync(raw, { recursive: true, force: true });
   const sums = assets.map((a) => `${sha256File(a)}  ${a.slice(opts.outDir.length + 1)}\n`).join("");
   writeFileSync(join(opts.outDir, "SHA256SUMS"), sums);
   return assets;
@@ -143,6 +179,8 @@ if (import.meta.main) {
       targets: { type: "string" },
       out: { type: "string", default: join(root, "dist", "release") },
       "no-plugin": { type: "boolean", default: false },
+      // Lower is faster and larger; 6 (xz's default) for published releases.
+      "xz-level": { type: "string", default: "6" },
     },
   });
   const names = values.targets ? values.targets.split(",") : TARGETS.map((t) => t.name);
@@ -153,7 +191,11 @@ if (import.meta.main) {
   });
   const outDir = values.out!;
   // Stale assets from an earlier release must not end up beside new SHA256SUMS.
-  if (existsSync(outDir)) for (const f of readdirSync(outDir)) if (f.startsWith("tracegate-") || f === "SHA256SUMS") rmSync(join(outDir, f), { recursive: true, force: true });
-  const assets = release({ outDir, targets, plugin: !values["no-plugin"] });
+  if (existsSync(outDir)) {
+    for (const f of readdirSync(outDir)) {
+      if (f.startsWith("tracegate-") || f === "SHA256SUMS" || f === "install.sh" || f === "raw") rmSync(join(outDir, f), { recursive: true, force: true });
+    }
+  }
+  const assets = release({ outDir, targets, plugin: !values["no-plugin"], xzLevel: Number(values["xz-level"]) });
   process.stdout.write(`tracegate ${VERSION}: ${assets.length} assets and SHA256SUMS in ${outDir}\n`);
 }

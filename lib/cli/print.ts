@@ -51,7 +51,6 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2
  * import { escapeControl } from "./print.ts";
  * escapeControl("ok\x1b]0;pwned\x07"); // "ok\\x1b]0;pwned\\x07"
  * escapeControl('{"a":"\u009b"}', { json: true }); // '{"a":"\\u009b"}'
-
  * ```
  */
 export function escapeControl(text: string, opts: { json?: boolean } = {}): string {
@@ -61,4 +60,9 @@ export function escapeControl(text: string, opts: { json?: boolean } = {}): stri
     if (opts.json || n > 0xff) return `\\u${n.toString(16).padStart(4, "0")}`;
     return `\\x${n.toString(16).padStart(2, "0")}`;
   });
+}
+
+/** Width of the terminal on stdout, for tables; 120 when it is not a terminal. */
+export function outputColumns(): number {
+  return process.stdout.columns || 120;
 }

@@ -4,7 +4,6 @@
  * signature checked again with the configured public key, so a record edited
  * on disk after the fact is caught.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/load.ts";
@@ -14,8 +13,11 @@ import type { Validate } from "../generated/validators.js";
 import { readPublicKeyPem } from "../oracle/keys.ts";
 import { verifyVerdict } from "../oracle/verdict.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { listSessionFiles, parseSessionText, sessionPath } from "../trace/store.ts";
+import { parseSessionText } from "../trace/store.ts";
 import { fail, out } from "./print.ts";
+import { openSource, type SourceSession, type StoreSource } from "../source/index.ts";
+import { resolveIn } from "./resolve.ts";
+import { plural } from "./style.ts";
 
 export interface Finding {
   readonly file: string;
@@ -53,20 +55,26 @@ export function verdictProblem(record: TraceRecord, publicKey: string | null): s
 export async function verifyCommand(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" } }, allowPositionals: true });
+    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" }, from: { type: "string" } }, allowPositionals: true });
   } catch (e) {
     return fail(`${(e as Error).message}\nusage: tracegate verify [SESSION] [--json]`, 2);
   }
-  const home = dataDir(process.env);
   const id = parsed.positionals[0];
-  let files: string[];
-  if (id) {
-    const path = sessionPath(home, id);
-    if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
-    files = [path];
-  } else {
-    files = listSessionFiles(home).map((f) => f.path);
+  let source: StoreSource;
+  let sessions: SourceSession[];
+  try {
+    source = await openSource(parsed.values.from, dataDir(process.env), process.env);
+    if (id) {
+      const found = await resolveIn(source, id);
+      if ("error" in found) return fail(found.error);
+      sessions = [found];
+    } else {
+      sessions = await source.list();
+    }
+  } catch (e) {
+    return fail(`cannot read the store: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  const files = sessions.map((s) => s.label);
   const config = await loadConfig(process.env, null);
   let publicKey: string | null = null;
   try {
@@ -76,10 +84,11 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const findings: Finding[] = [];
   let count = 0;
-  for (const file of files) {
+  for (const session of sessions) {
+    const file = session.label;
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = await source.read(session);
     } catch (e) {
       findings.push({ file, line: 0, problem: `unreadable (${(e as NodeJS.ErrnoException).code ?? "error"})` });
       continue;
@@ -98,7 +107,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     out(`${JSON.stringify({ files: files.length, records: count, problems: findings })}\n`);
   } else {
     for (const f of findings) out(`${basename(f.file)}:${f.line}: ${f.problem}\n`);
-    out(`${count} records in ${files.length} sessions: ${findings.length ? `${findings.length} problems` : "all valid"}\n`);
+    out(`${plural(count, "record")} in ${plural(files.length, "session")}: ${findings.length ? plural(findings.length, "problem") : "all valid"}\n`);
   }
   return findings.length ? 1 : 0;
 }

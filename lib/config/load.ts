@@ -41,6 +41,8 @@ export interface Config {
     /** Patterns a repository added; they can only add rules. */
     readonly repo_extra: readonly RedactPattern[];
   };
+  /** `tracegate sync`: the default store URL, and whether SessionEnd starts a background sync. */
+  readonly sync: { readonly url: string | null; readonly on_session_end: boolean };
   /** Problems found; each names the file. Non-empty means "collect, do not gate". */
   readonly errors: readonly string[];
 }
@@ -55,6 +57,7 @@ export const DEFAULTS: Omit<Config, "path" | "exists" | "errors"> = {
   task_id: null,
   caps: { field_bytes: 256 * 1024, record_bytes: 2 * 1024 * 1024, diff_bytes: 50 * 1024 * 1024 },
   redact: { enabled: true, extra: [], allow: [], repo_extra: [] },
+  sync: { url: null, on_session_end: false },
 };
 
 type Json = Record<string, any>;
@@ -84,17 +87,21 @@ export async function parseConfigText(
   if (parseErrors.length) {
     return {
       value: null,
-      errors: parseErrors.map((e) => `${file}: ${printParseErrorCode(e.error)} at offset ${e.offset}`),
+      errors: parseErrors.map((e) => `${file}:${lineColumn(text, e.offset)}: ${printParseErrorCode(e.error)}; fix the JSONC syntax there`),
     };
   }
   if (!validate(value)) {
-    return {
-      value: null,
-      errors: (validate.errors ?? []).map((e) => `${file}: ${e.instancePath || "/"} ${e.message ?? e.keyword}`),
-    };
+    const { describeSchemaError } = await import("./keys.ts");
+    return { value: null, errors: (validate.errors ?? []).map((e) => `${file}: ${describeSchemaError(e)}`) };
   }
   const bad = checkPatterns(value?.redact?.extra ?? [], file);
   return bad.length ? { value: null, errors: bad } : { value, errors: [] };
+}
+
+/** `line:column` (1-based) of a character offset, for error messages a person can follow. */
+export function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `${before.length}:${before.at(-1)!.length + 1}`;
 }
 
 /**
@@ -226,6 +233,7 @@ export async function loadConfig(env: Readonly<Record<string, string | undefined
     gate: { ...DEFAULTS.gate, ...u.gate },
     task_id: u.task_id ?? null,
     caps: { ...DEFAULTS.caps, ...u.caps },
+    sync: { url: u.sync?.url ?? null, on_session_end: u.sync?.on_session_end ?? false },
     redact: {
       enabled: u.redact?.enabled ?? true,
       extra: u.redact?.extra ?? [],

@@ -30,7 +30,12 @@ export function observe(hook: HookName): HookHandler {
   return async (ctx: HookContext): Promise<HookResult> => {
     const p = ctx.payload as Record<string, unknown>;
     const sessionId = sessionIdOf(p) ?? UNATTRIBUTED;
-    return { records: claudeRecords(hook, p, sessionId, await gatherFacts(hook, ctx, sessionId)) };
+    const records = claudeRecords(hook, p, sessionId, await gatherFacts(hook, ctx, sessionId));
+    if (hook === "session-end" && ctx.config.sync?.on_session_end && ctx.config.sync.url && sessionId !== UNATTRIBUTED) {
+      // Loaded only when enabled; the child waits for this hook's record, so it is spawned first.
+      (await import("../sync/background.ts")).startBackgroundSync(ctx.home, sessionId, ctx.env);
+    }
+    return { records };
   };
 }
 

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
 import { escapeControl, fail, out } from "../cli/print.ts";
+import { plural } from "../cli/style.ts";
 import { HOOKS, type HookName } from "../hook/caps.ts";
-import { OBSERVE_FLAG } from "./entries.ts";
+import { isPortableBin, OBSERVE_FLAG } from "./entries.ts";
 import { readSettingsFile, SCOPES, type Scope, SETTINGS_MAX_BYTES, settingsPath } from "./files.ts";
 import { readTextBounded } from "../fs/safe-open.ts";
 import { findEntries } from "./settings.ts";
@@ -49,7 +50,7 @@ export interface BinaryReport {
 
 export interface OracleReport {
   url: string | null;
-  /** not_configured | ok | unreachable | key_mismatch | key_unknown | bad_key */
+  /** not_configured | config_invalid | ok | unreachable | key_mismatch | key_unknown | bad_key */
   status: string;
   detail: string;
 }
@@ -107,7 +108,27 @@ function inspectSettings(scope: Scope, env: Env, cwd: string): SettingsReport {
   }
 }
 
-function inspectBinary(path: string): BinaryReport {
+/**
+ * Where an entry's binary is on this machine: absolute as written; a bare
+ * name looked up on PATH; a relative path against the project dir, as the
+ * portable guard does. Null when not found.
+ */
+export function locateBin(bin: string, cwd: string, env: Env = process.env): string | null {
+  if (!isPortableBin(bin)) return bin;
+  const candidates = bin.includes("/") ? [join(env.CLAUDE_PROJECT_DIR ?? cwd, bin)] : (env.PATH ?? "").split(":").map((d) => join(d || ".", bin));
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      if (statSync(c).isFile()) return c;
+    } catch {
+      // next
+    }
+  }
+  return null;
+}
+
+function inspectBinary(bin: string, cwd: string): BinaryReport {
+  const path = locateBin(bin, cwd) ?? bin;
   let executable = false;
   try {
     accessSync(path, constants.X_OK);
@@ -173,16 +194,36 @@ async function loadConfigReport(env: Env, cwd: string) {
   }
 }
 
+/** A fetch failure in a few words a person can act on, never the HTTP client's raw text. */
+export function whyUnreachable(e: unknown, timeoutMs: number): string {
+  const x = e as { name?: string; code?: string; message?: string };
+  const code = `${x.code ?? ""} ${x.name ?? ""} ${x.message ?? ""}`;
+  if (/Timeout|AbortError|timed out/i.test(code)) return `no answer within ${timeoutMs / 1000} s`;
+  if (/ECONNREFUSED|ConnectionRefused|Unable to connect/i.test(code)) return "connection refused: nothing listens there";
+  if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code)) return "host name does not resolve";
+  if (/CERT|TLS|SSL/i.test(code)) return "TLS certificate problem";
+  if (/ECONNRESET|ConnectionClosed|socket/i.test(code)) return "the connection was closed";
+  return "cannot connect";
+}
+
 /**
  * Ask the oracle which key it signs with: `GET {url}/v1/key` answering
  * `{ key_id }`, compared with the id of the configured public key.
  */
 async function checkOracle(
-  oracle: { url: string; public_key: string } | null,
+  oracle: { url: string; public_key: string; on_error?: string } | null,
   configPath: string,
+  configErrors: readonly string[],
   timeoutMs = 3000,
 ): Promise<OracleReport> {
-  if (!oracle) return { url: null, status: "not_configured", detail: "no oracle.url in the user config: Stop only observes" };
+  if (configErrors.length) {
+    return {
+      url: null,
+      status: "config_invalid",
+      detail: `not checked: ${configPath} has errors (see the config problems), so no oracle is used and Stop only records until they are fixed`,
+    };
+  }
+  if (!oracle) return { url: null, status: "not_configured", detail: `no oracle.url in ${configPath}: Stop only observes` };
   let want: string;
   try {
     const { keyIdOf } = await import("../oracle/verdict.ts");
@@ -190,14 +231,19 @@ async function checkOracle(
     // The same reading as the hook's: a relative path is relative to the config file.
     want = keyIdOf(readPublicKeyPem(oracle.public_key, configPath));
   } catch (e) {
-    return { url: oracle.url, status: "bad_key", detail: `cannot read oracle.public_key: ${(e as Error).message}` };
+    return { url: oracle.url, status: "bad_key", detail: `cannot read oracle.public_key (${(e as Error).message}); set it in ${configPath} to the oracle.pub from \`tracegate oracle keygen\`, as a path or the PEM text` };
   }
   const url = `${oracle.url.replace(/\/+$/, "")}/v1/key`;
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    return { url: oracle.url, status: "unreachable", detail: `${url}: ${(e as Error).message}` };
+    const until = oracle.on_error === "block" ? "Stop is blocked until the last attempt" : "Stop is allowed";
+    return {
+      url: oracle.url,
+      status: "unreachable",
+      detail: `${url} does not answer (${whyUnreachable(e, timeoutMs)}): start \`tracegate oracle serve\` there, or fix oracle.url in ${configPath}; until then ${until}`,
+    };
   }
   if (!res.ok) {
     return { url: oracle.url, status: "key_unknown", detail: `${url} answered ${res.status}; cannot compare keys` };
@@ -267,15 +313,27 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   const doubled = [...byEvent].filter(([, v]) => v.size > 1).map(([k]) => k);
   if (doubled.length) problems.push(`tracegate is registered differently in several settings files for ${doubled.join(", ")}: each fires, records are duplicated`);
   if (r.plugin.enabled.length && r.settings.some((s) => s.entries.length)) {
-    notes.push(`the plugin (${r.plugin.enabled.join(", ")}) and settings entries are both active: events are recorded twice`);
+    const files = r.settings.filter((s) => s.entries.length).map((s) => s.path).join(", ");
+    problems.push(
+      `the plugin (${r.plugin.enabled.join(", ")}) and a settings install (${files}) are both active: every event is recorded twice; ` +
+        "run `tracegate uninstall --all` to keep the plugin, or disable the plugin in Claude Code",
+    );
   }
   if (!r.data_dir.writable) problems.push(`data dir ${r.data_dir.path} is not writable (${r.data_dir.error}): nothing can be recorded`);
   for (const e of r.config.errors) problems.push(`config: ${e}`);
   const gating = r.settings.some((s) => s.stop === "gate");
   if (["unreachable", "key_mismatch", "bad_key"].includes(r.oracle.status)) problems.push(`oracle: ${r.oracle.detail}`);
   else if (r.oracle.status === "key_unknown") notes.push(`oracle: ${r.oracle.detail}`);
+  const oracleOn = !["not_configured", "config_invalid"].includes(r.oracle.status);
+  if (oracleOn && !gating) {
+    for (const s of r.settings.filter((x) => x.stop === "observe")) {
+      problems.push(
+        `an oracle is configured (${r.oracle.url}) but ${s.path} registers Stop without --gate, so the gate is off: run \`tracegate install --gate --scope ${s.scope}\``,
+      );
+    }
+  }
   if (gating && r.oracle.status === "not_configured") notes.push("Stop is registered as the gate but no oracle is configured: it only records");
-  if (r.errors_log.last.length) notes.push(`${r.errors_log.last.length} recent line(s) in ${r.errors_log.path}`);
+  if (r.errors_log.last.length) notes.push(`${plural(r.errors_log.last.length, "recent line")} in ${r.errors_log.path}`);
   const installed = r.settings.some((s) => s.entries.length > 0) || r.plugin.enabled.length > 0;
   const status = !installed ? "not_installed" : problems.length ? "problems" : "healthy";
   return { status, problems, notes };
@@ -302,11 +360,11 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
   const facts = {
     running: { path: running, version: `${v.version} (${v.commit})` },
     settings,
-    binaries: bins.map(inspectBinary),
+    binaries: bins.map((b) => inspectBinary(b, cwd)),
     plugin: { enabled: enabledPlugins(env) },
     data_dir: inspectDataDir(home),
     config,
-    oracle: await checkOracle(oracle, config.path),
+    oracle: await checkOracle(oracle, config.path, config.errors),
     errors_log: lastErrors(home),
     claude_code: claudeCodeReport(env),
   };
@@ -348,7 +406,7 @@ function human(r: DoctorReport): string {
     r.status === "healthy"
       ? "status: healthy"
       : r.status === "problems"
-        ? `status: ${r.problems.length} problem(s) found`
+        ? `status: ${plural(r.problems.length, "problem")} found`
         : "status: not installed (run: tracegate install)",
   );
   return `${L.join("\n")}\n`;

@@ -72,6 +72,31 @@ const GUARD_HEAD = `[ -x "$0" ] || { cat >/dev/null 2>&1; exit 0; }; exec "$0" `
 const ARG = /^--[a-z][a-z-]*$/;
 
 /**
+ * The guard for a portable entry (project scope, committed for teammates):
+ * `$0` is a name looked up on PATH, or a path relative to the project
+ * (`$CLAUDE_PROJECT_DIR`, which Claude Code sets for hooks), or absolute.
+ * Missing anywhere, the hook drains stdin and exits 0 like the fixed guard.
+ */
+const PORTABLE_HEAD =
+  `b="$0"; case "$b" in /*) ;; */*) b="\${CLAUDE_PROJECT_DIR:-.}/$b" ;; *) b=$(command -v "$b") || b= ;; esac; ` +
+  `[ -n "$b" ] && [ -x "$b" ] || { cat >/dev/null 2>&1; exit 0; }; exec "$b" `;
+
+/**
+ * Whether a binary reference is portable (a bare name or a relative path)
+ * rather than one machine's absolute path.
+ *
+ * @example
+ * ```ts
+ * isPortableBin("tracegate");       // true
+ * isPortableBin("tools/tracegate"); // true
+ * isPortableBin("/usr/bin/tracegate"); // false
+ * ```
+ */
+export function isPortableBin(bin: string): boolean {
+  return !bin.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(bin);
+}
+
+/**
  * The `command` string for one hook subcommand.
  *
  * @example
@@ -91,15 +116,18 @@ export function hookCommand(
     if (!(a === subcommand ? SUBCOMMAND : ARG).test(a)) throw new Error(`not a hook argument: ${a}`);
   }
   const words = [subcommand, ...args].join(" ");
-  if (os === "win32") {
-    // Claude Code on Windows runs commands through Git Bash; there is no
-    // /bin/sh guard there, only the quoted path.
-    return `"${bin.replaceAll("\\", "/")}" ${words}`;
-  }
-  return `/bin/sh -c '${GUARD_HEAD}${words}' ${shQuote(bin)}`;
+  if (isPortableBin(bin)) return `/bin/sh -c '${PORTABLE_HEAD}${words}' ${shQuote(bin)}`;
+  // Claude Code on Windows runs commands through Git Bash, whose /bin/sh
+  // runs the same guard; the path is given with forward slashes.
+  const path = os === "win32" ? bin.replaceAll("\\", "/") : bin;
+  return `/bin/sh -c '${GUARD_HEAD}${words}' ${shQuote(path)}`;
 }
 
 const GUARD = /^\/bin\/sh -c '\[ -x "\$0" \] \|\| \{ cat >\/dev\/null 2>&1; exit 0; \}; exec "\$0" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)' ('.*')$/s;
+const PORTABLE = new RegExp(
+  `^/bin/sh -c '${PORTABLE_HEAD.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)' ('.*')$`,
+  "s",
+);
 const PLAIN = /^"([^"]+)" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)$/;
 
 /**
@@ -119,6 +147,12 @@ export function parseHookCommand(command: unknown): ParsedCommand | null {
     const bin = shUnquote(g[3]!);
     if (bin === null || !(g[1]! in HOOKS)) return null;
     return { bin, subcommand: g[1]!, args: splitArgs(g[2]!), guarded: true };
+  }
+  const q = PORTABLE.exec(command);
+  if (q) {
+    const bin = shUnquote(q[3]!);
+    if (bin === null || !(q[1]! in HOOKS)) return null;
+    return { bin, subcommand: q[1]!, args: splitArgs(q[2]!), guarded: true };
   }
   const p = PLAIN.exec(command);
   if (p && p[2]! in HOOKS && /tracegate(\.exe)?$/i.test(p[1]!)) {

@@ -81,6 +81,21 @@ function target(path: string): string {
   }
 }
 
+/**
+ * Before install first touches a file (it has no tracegate entries yet), copy
+ * it beside itself: the backup then always holds the user's own file, never
+ * one that already has tracegate's entries. Null when there is nothing to
+ * keep (no file, or tracegate already touched it).
+ */
+export function backupOriginal(file: SettingsFile, hasTracegate: boolean): string | null {
+  return hasTracegate ? null : backupSettings(file);
+}
+
+/** Remove the backup install made, once uninstall has restored the file. */
+export function removeBackup(path: string | null | undefined): void {
+  if (path) rmSync(path, { force: true });
+}
+
 /** Copy the current file beside itself (same mode) before it is changed. */
 export function backupSettings(file: SettingsFile): string | null {
   if (!file.exists) return null;
@@ -136,7 +151,8 @@ export function removeFile(path: string): void {
  * `"Stop": []` of theirs stays).
  */
 export interface InstallState {
-  [settingsPath: string]: Created & { file: boolean; dir: string | null };
+  /** `backup`: the copy of the file as it was before tracegate first touched it, made by install. */
+  [settingsPath: string]: Created & { file: boolean; dir: string | null; backup?: string | null };
 }
 
 const STATE = "install-state.json";

@@ -8,8 +8,8 @@
  * tracegate oracle serve --repo ./task --test-cmd "npm test" --key ./keys/oracle.key
  * ```
  */
-import { generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createExclusive, replaceFile } from "../fs/safe-open.ts";
 import { join, resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
@@ -21,7 +21,7 @@ const USAGE = `usage:
   tracegate oracle keygen --out DIR [--force]
   tracegate oracle serve --repo DIR --test-cmd CMD --key FILE [--port N] [--host 127.0.0.1]
                          [--tests-list CMD] [--timeout S] [--max-diff-bytes N] [--queue N]
-                         [--jobs N] [--wait S]
+                         [--jobs N] [--wait S] [--verbose]
 `;
 
 /** Dispatch `tracegate oracle <sub>`. */
@@ -74,7 +74,8 @@ async function keygen(argv: string[]): Promise<number> {
     out(`wrote ${keyPath} (private, 0600) and ${pubPath}\nkey_id ${keyIdOf(publicKey)}\n`);
     return 0;
   } catch (e) {
-    return fail(`keygen: ${(e as Error).message}`, 1);
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(`cannot write the key pair into ${dir} (${code ?? (e as Error).message}); pass an --out DIR you can write to`, 1);
   }
 }
 
@@ -103,6 +104,7 @@ async function serve(argv: string[]): Promise<number> {
       queue: { type: "string" },
       jobs: { type: "string" },
       wait: { type: "string" },
+      verbose: { type: "boolean" },
     }));
   } catch (e) {
     return fail(`${(e as Error).message}\n${USAGE}`, 2);
@@ -128,11 +130,19 @@ async function serve(argv: string[]): Promise<number> {
   let privateKeyPem: string;
   try {
     privateKeyPem = readFileSync(keyFile, "utf8");
-    if (process.platform !== "win32" && (statSync(keyFile).mode & 0o077) !== 0) {
-      err(`tracegate: warning: ${keyFile} is readable by others; chmod 600 it\n`);
-    }
   } catch (e) {
-    return fail(`cannot read --key ${keyFile}: ${(e as Error).message}`, 1);
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(`cannot read --key ${keyFile} (${code === "ENOENT" ? "no such file" : (code ?? (e as Error).message)}); pass the oracle.key written by \`tracegate oracle keygen --out DIR\``, 1);
+  }
+  const keyProblem = privateKeyProblem(privateKeyPem, keyFile);
+  if (keyProblem) return fail(keyProblem, 1);
+  if (process.platform !== "win32" && (statSync(keyFile).mode & 0o077) !== 0) {
+    err(`tracegate: warning: ${keyFile} is readable by others; run \`chmod 600 ${keyFile}\`\n`);
+  }
+  for (const [flag, cmd] of [["--test-cmd", values["test-cmd"]], ["--tests-list", values["tests-list"]]] as const) {
+    if (typeof cmd !== "string") continue;
+    const problem = await commandProblem(cmd, repo);
+    if (problem) return fail(`${flag} ${JSON.stringify(cmd)}: ${problem}; every verdict would be a FAIL. Fix ${flag} and start again`, 1);
   }
 
   const { startOracleServer } = await import("./server.ts");
@@ -151,9 +161,18 @@ async function serve(argv: string[]): Promise<number> {
       jobs: Number.isNaN(nums.jobs!) ? undefined : nums.jobs,
       waitMs: Number.isNaN(nums.wait!) ? undefined : nums.wait! * 1000,
       log: (line) => err(`${new Date().toISOString()} ${line}\n`),
+      verbose: values.verbose === true,
     });
   } catch (e) {
-    return fail(`oracle serve: ${(e as Error).message}`, 1);
+    const code = (e as NodeJS.ErrnoException).code;
+    const host = (values.host as string | undefined) ?? "127.0.0.1";
+    if (code === "EADDRINUSE" || /in use|EADDRINUSE/i.test((e as Error).message)) {
+      return fail(`port ${values.port ?? 8700} on ${host} is already in use; stop what listens there or pass another --port (0 picks a free one)`, 1);
+    }
+    if (code === "EADDRNOTAVAIL" || code === "EACCES") {
+      return fail(`cannot listen on ${host}:${values.port ?? 8700} (${code}); pass a --host this machine has, or a --port above 1023`, 1);
+    }
+    return fail(`oracle serve could not start: ${(e as Error).message}`, 1);
   }
   // One stdout line, so scripts (and tests) can read the bound port.
   out(`tracegate oracle listening on ${server.url} key_id ${server.keyId}\n`);
@@ -164,4 +183,49 @@ async function serve(argv: string[]): Promise<number> {
   });
   await server.stop();
   return 0;
+}
+
+/**
+ * Why a `--key` file cannot sign: not a PEM key, or a public key passed where
+ * the private one belongs. Null when it is a usable private key.
+ */
+export function privateKeyProblem(pem: string, file: string): string | null {
+  try {
+    createPrivateKey(pem);
+    return null;
+  } catch {
+    try {
+      createPublicKey(pem);
+      return `--key ${file} is a public key; serve needs the private key: pass oracle.key from the same \`tracegate oracle keygen\` (oracle.pub is for the collectors' oracle.public_key)`;
+    } catch {
+      return `--key ${file} is not a PEM private key; pass oracle.key written by \`tracegate oracle keygen --out DIR\``;
+    }
+  }
+}
+
+/**
+ * Check a test command before serving: its shell syntax, and that the first
+ * word of each simple command (words with quotes or expansions are skipped)
+ * resolves where jobs run it, so a typo fails at start instead of signing
+ * FAIL for every job. Returns the problem, or null.
+ */
+export async function commandProblem(cmd: string, repo: string): Promise<string | null> {
+  if (process.platform === "win32") return null;
+  const syntax = await runProcess("/bin/sh", ["-n", "-c", cmd], { timeoutMs: 10_000 });
+  if (syntax.code !== 0) return `not valid shell syntax (${syntax.stderr.trim().replace(/^.*?:\s*/, "")})`;
+  for (const segment of cmd.split(/&&|\|\||[;|&\n()]/)) {
+    const words = segment.trim().split(/\s+/).filter((w) => w && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    const first = words[0];
+    if (!first || /["'`$\\*?{}<>!]/.test(first) || ["then", "do", "else", "fi", "done", "if", "for", "while", "case", "esac", "in"].includes(first)) continue;
+    if (first.includes("/") && !first.startsWith("/")) {
+      // A script in the task repository: look in its HEAD, which is what jobs check out from.
+      const rel = first.replace(/^\.\//, "");
+      const inRepo = await runProcess("git", ["-C", repo, "cat-file", "-e", `HEAD:${rel}`], { timeoutMs: 10_000 });
+      if (inRepo.code !== 0) return `${first} is not in ${repo} at HEAD`;
+      continue;
+    }
+    const found = await runProcess("/bin/sh", ["-c", 'command -v "$1" >/dev/null 2>&1', "sh", first], { cwd: repo, timeoutMs: 10_000 });
+    if (found.code !== 0) return `${first}: command not found on this host's PATH`;
+  }
+  return null;
 }

@@ -176,6 +176,8 @@ export interface JobResult {
   readonly timed_out: boolean;
   readonly applied: boolean;
   readonly ms: number;
+  /** The tail of the test command's stdout and stderr, for `oracle serve --verbose` (operator only). */
+  readonly output?: string;
 }
 
 /** Thrown when the oracle itself cannot do the job (not the agent's fault): the server answers 500. */
@@ -234,7 +236,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     const detail = t.timedOut
       ? `test command timed out after ${input.timeoutMs} ms`
       : `test command exited ${t.code ?? t.signal}`;
-    return { verdict: pass ? "PASS" : "FAIL", tests_hash, detail, exit_code: t.code, timed_out: t.timedOut, applied: true, ms: ms() };
+    const output = `${t.stdout}${t.stdout && t.stderr ? "\n" : ""}${t.stderr}`;
+    return { verdict: pass ? "PASS" : "FAIL", tests_hash, detail, exit_code: t.code, timed_out: t.timedOut, applied: true, ms: ms(), output };
   } finally {
     await rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
   }

@@ -50,6 +50,8 @@ export interface OracleServerOptions {
   readonly keepMs?: number;
   /** One line per job for the operator (test output never goes to the agent). */
   readonly log?: (line: string) => void;
+  /** Also log each job's test output (the operator's stderr; never in a response). */
+  readonly verbose?: boolean;
   /** Parent for temporary checkouts. */
   readonly tmpRoot?: string;
 }
@@ -183,6 +185,7 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
       );
       job.status = "done";
       log(`job ${job.id} task=${req.task_id} session=${req.session_id} attempt=${req.attempt} ${result.verdict} (${result.detail}) ${result.ms} ms`);
+      if (opts.verbose) log(`job ${job.id} test output:\n${result.output ?? ""}`.trimEnd());
     } catch (e) {
       job.status = "failed";
       job.error = `the oracle could not run the job: ${(e as Error)?.message ?? String(e)}`;

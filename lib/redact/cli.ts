@@ -11,6 +11,7 @@
  * tracegate show S --json | tracegate redact --json --explain
  * ```
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
 import { createRedactor, type Found, type RedactConfig } from "./index.ts";
@@ -18,7 +19,7 @@ import { loadFingerprintKey } from "./fingerprint.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 
-const USAGE = "usage: tracegate redact [--json] [--explain] < input";
+const USAGE = "usage: tracegate redact [FILE...] [--json] [--explain]   (stdin when no FILE)";
 
 async function readStdin(): Promise<string> {
   // Bun's native reader is several times faster than a chunked stream on MBs of input.
@@ -83,13 +84,14 @@ async function userRedactConfig(): Promise<RedactConfig> {
 
 export async function redactCommand(argv: string[], config?: RedactConfig): Promise<number> {
   let opts: { json?: boolean; explain?: boolean; help?: boolean };
+  let files: string[];
   try {
-    opts = parseArgs({
+    ({ values: opts, positionals: files } = parseArgs({
       args: argv,
       options: { json: { type: "boolean" }, explain: { type: "boolean" }, help: { type: "boolean", short: "h" } },
       strict: true,
-      allowPositionals: false,
-    }).values;
+      allowPositionals: true,
+    }));
   } catch (e) {
     return fail(`${(e as Error).message}\n${USAGE}`, 2);
   }
@@ -97,19 +99,45 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
     out(`${USAGE}\n\nReads stdin and writes it to stdout with secrets replaced by [REDACTED:<kind>:<tag>].\n  --json     input is JSON (or JSON Lines); string values are redacted using their keys as context\n  --explain  list what was found where, by kind, without the values (instead of the output)\n`);
     return 0;
   }
-  let input: string;
-  try {
-    input = await readStdin();
-  } catch (e) {
-    return fail(`cannot read stdin: ${(e as Error).message}`);
+  const inputs: { name: string; text: string }[] = [];
+  if (files.length === 0) {
+    try {
+      inputs.push({ name: "stdin", text: await readStdin() });
+    } catch (e) {
+      return fail(`cannot read stdin: ${(e as Error).message}`);
+    }
+  }
+  for (const f of files) {
+    try {
+      inputs.push({ name: f, text: readFileSync(f, "utf8") });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return fail(`cannot read ${f} (${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : (code ?? (e as Error).message)}); nothing was printed`);
+    }
   }
   const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? (await userRedactConfig())) });
+  for (const { name, text } of inputs) {
+    const code = redactOne(text, name, files.length > 1, opts, redactor);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+/** Redact one input (a file or stdin) to stdout; with several files, --explain names each. */
+function redactOne(
+  input: string,
+  name: string,
+  several: boolean,
+  opts: { json?: boolean; explain?: boolean },
+  redactor: ReturnType<typeof createRedactor>,
+): number {
+  if (several && opts.explain) out(`${name}:\n`);
   if (!opts.json) {
     out(opts.explain ? describe(redactor.explainText!(input).found, false) : redactor.text(input));
     return 0;
   }
   const parsed = parseJsonInput(input);
-  if ("error" in parsed) return fail(`--json: input is not valid JSON (${parsed.error})`);
+  if ("error" in parsed) return fail(`--json: ${name} is not valid JSON (${parsed.error}); drop --json to redact it as text`);
   const found: Found[] = [];
   const outputs: string[] = [];
   try {

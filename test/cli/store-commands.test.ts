@@ -35,7 +35,7 @@ test("sessions lists both sessions; --json gives one object a line", async () =>
 test("show prints records; --json prints one record a line", async () => {
   const r = await run(["show", "s-one"], { env: env() });
   expect(r.code).toBe(0);
-  expect(text(r.stdout)).toContain("tool_call");
+  expect(text(r.stdout)).toMatch(/tool +Bash  echo hi  ok 5ms/);
   const j = await run(["show", "s-one", "--json"], { env: env() });
   expect(text(j.stdout).trim().split("\n").map((l) => JSON.parse(l).type)).toEqual(["session_start", "tool_call"]);
 });

@@ -126,7 +126,7 @@ describe("install / uninstall", () => {
     const proj = JSON.parse(readFileSync(join(t.project, ".claude", "settings.json"), "utf8"));
     const local = JSON.parse(readFileSync(join(t.project, ".claude", "settings.local.json"), "utf8"));
     expect(proj.model).toBe("sonnet");
-    expect(proj.hooks.Stop[0].hooks[0].command).toContain(`exec "$0" stop'`);
+    expect(proj.hooks.Stop[0].hooks[0].command).toContain(`exec "$b" stop' 'tracegate'`);
     expect(local.hooks.Stop[0].hooks[0].command).toContain(`exec "$0" stop --observe'`);
     expect(existsSync(t.user)).toBe(false);
     expect(t.run("uninstall", "--all").code).toBe(0);

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { layOutPlugin } from "../../build/release.ts";
 import { makeWorld, ROOT, runClaude, TRACEGATE, type World } from "../e2e/support/claude.ts";
@@ -52,10 +52,29 @@ describe("Claude Code runs what tracegate installs", () => {
     test(
       `tracegate install --scope ${scope} --gate: every firing event is recorded`,
       async () => {
-        const world = makeWorld({ settings: false });
+        let world = makeWorld({ settings: false });
         worlds.push(world);
+        if (scope === "project") {
+          // The binary only on PATH, as a teammate has it: the committed entry names it, not this path.
+          const bin = join(world.root, "bin");
+          mkdirSync(bin);
+          symlinkSync(TRACEGATE, join(bin, "tracegate"));
+          world = { ...world, env: { ...world.env, PATH: `${bin}:${world.env.PATH}` } };
+        }
         const inst = spawnSync(TRACEGATE, ["install", "--scope", scope, "--gate"], { cwd: world.repo, env: world.env, encoding: "utf8" });
         expect(inst.status).toBe(0);
+        if (scope === "project") {
+          const committed = readFileSync(join(world.repo, ".claude", "settings.json"), "utf8");
+          expect(committed).not.toContain(TRACEGATE);
+          expect(committed).toContain(`'tracegate'`);
+          // A second clone, as a teammate gets it.
+          const git = (cwd: string, ...args: string[]) => expect(spawnSync("git", args, { cwd, env: world.env }).status).toBe(0);
+          git(world.repo, "add", ".claude/settings.json");
+          git(world.repo, "commit", "-qm", "tracegate hooks");
+          const clone = join(world.root, "clone");
+          git(world.root, "clone", "-q", world.repo, clone);
+          world = { ...world, repo: clone };
+        }
         const doc = spawnSync(TRACEGATE, ["doctor", "--json"], { cwd: world.repo, env: world.env, encoding: "utf8" });
         expect(JSON.parse(doc.stdout).problems).toEqual([]);
         expect(doc.status).toBe(0);
@@ -70,7 +89,7 @@ describe("Claude Code runs what tracegate installs", () => {
         for (const e of FIRED) expect(events).toContain(e);
         const call = recs.find((r) => r.type === "tool_call")!;
         expect((call.output as { stdout: string }).stdout).toBe("installed-ok");
-        expectHooksRanClean(run.debugLog(), `[/bin/sh -c '[ -x "$0" ]`);
+        expectHooksRanClean(run.debugLog(), scope === "project" ? `[/bin/sh -c 'b="$0";` : `[/bin/sh -c '[ -x "$0" ]`);
       },
       E2E_TIMEOUT,
     );

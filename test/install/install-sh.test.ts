@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -24,17 +24,23 @@ function sha(path: string): string {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
+/** The compressed downloads of dist/tracegate, made once: xz at its fastest level, gzip. */
+let packed: { xz: string; gz: string };
+
 function releaseDir(name: string, tamper: boolean): string {
   const dir = join(root, "www", name);
   mkdirSync(dir, { recursive: true });
-  copyFileSync(DIST, join(dir, hostAsset));
-  const sums = `${sha(join(dir, hostAsset))}  ${hostAsset}\n`;
+  copyFileSync(packed.xz, join(dir, `${hostAsset}.xz`));
+  copyFileSync(packed.gz, join(dir, `${hostAsset}.gz`));
+  const sums = [`${hostAsset}.xz`, `${hostAsset}.gz`].map((f) => `${sha(join(dir, f))}  ${f}\n`).join("");
   writeFileSync(join(dir, "SHA256SUMS"), sums);
   if (tamper) {
     // One flipped byte after the checksums were made: what a compromised mirror would serve.
-    const buf = readFileSync(join(dir, hostAsset));
-    buf[buf.length - 100] = buf[buf.length - 100]! ^ 0xff;
-    writeFileSync(join(dir, hostAsset), buf);
+    for (const f of [`${hostAsset}.xz`, `${hostAsset}.gz`]) {
+      const buf = readFileSync(join(dir, f));
+      buf[buf.length - 100] = buf[buf.length - 100]! ^ 0xff;
+      writeFileSync(join(dir, f), buf);
+    }
   }
   copyFileSync(SCRIPT, join(dir, "install.sh"));
   return dir;
@@ -42,6 +48,9 @@ function releaseDir(name: string, tamper: boolean): string {
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "tg-installsh-"));
+  packed = { xz: join(root, "t.xz"), gz: join(root, "t.gz") };
+  writeFileSync(packed.xz, spawnSync("xz", ["-0", "-T0", "-c", DIST], { maxBuffer: 1 << 30 }).stdout);
+  writeFileSync(packed.gz, spawnSync("gzip", ["-1", "-c", DIST], { maxBuffer: 1 << 30 }).stdout);
   releaseDir("good", false);
   releaseDir("tampered", true);
   mkdirSync(join(root, "www", "empty"));
@@ -58,7 +67,7 @@ beforeAll(() => {
     },
   });
   base = `http://127.0.0.1:${server.port}`;
-}, 60_000);
+}, 180_000);
 afterAll(() => {
   server.stop(true);
   rmSync(root, { recursive: true, force: true });
@@ -115,6 +124,11 @@ describe("install.sh", () => {
       expect(spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout).toMatch(/^tracegate \d+\.\d+\.\d+ \(/);
       expect(r.stdout).toContain("checksum ok");
       expect(r.stdout).toContain(`export PATH="${join(h, ".local", "bin")}:$PATH"`);
+      // After saying the dir is not on PATH, the next steps name the full path.
+      expect(r.stdout).toContain(`until then, run it by its full path: ${bin}`);
+      expect(r.stdout).toContain(`next: register the Claude Code hooks with: ${bin} install`);
+      expect(r.stdout).toContain(`then check it with: ${bin} doctor`);
+      expect(r.stdout).toContain(`downloading ${hostAsset}.xz`);
       // not registered unless asked
       expect(existsSync(join(h, ".claude", "settings.json"))).toBe(false);
       expect(readdirSync(join(h, ".local", "bin"))).toEqual(["tracegate"]);
@@ -135,6 +149,42 @@ describe("install.sh", () => {
     expect(doctor.status).toBe(0);
   });
 
+  test("without xz (or TRACEGATE_COMPRESSION=gz) the .gz download is used, checked and decompressed", async () => {
+    const h = home("gz");
+    const r = await curlPipe("good", h, [], { env: { TRACEGATE_COMPRESSION: "gz" } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`downloading ${hostAsset}.gz`);
+    expect(readFileSync(join(h, ".local", "bin", "tracegate")).equals(readFileSync(DIST))).toBe(true);
+    // A PATH with every tool the installer uses except xz.
+    const tools = join(h, "tools");
+    mkdirSync(tools);
+    for (const t of ["sh", "curl", "awk", "sha256sum", "gzip", "mktemp", "rm", "uname", "chmod", "mkdir", "cp", "mv", "cat", "dirname"]) {
+      const w = spawnSync("sh", ["-c", `command -v ${t}`], { encoding: "utf8" }).stdout.trim();
+      if (w) symlinkSync(w, join(tools, t));
+    }
+    const h2 = home("no-xz");
+    const r2 = await curlPipe("good", h2, [], { path: tools });
+    expect(r2.stderr).toBe("");
+    expect(r2.stdout).toContain(`downloading ${hostAsset}.gz`);
+    expect(existsSync(join(h2, ".local", "bin", "tracegate"))).toBe(true);
+  }, 60_000);
+
+  test("on a terminal the download shows a progress bar; piped it does not", async () => {
+    const h = home("bar");
+    const env = `PATH=/usr/local/bin:/usr/bin:/bin HOME=${h} TRACEGATE_DOWNLOAD_URL=${base}/good CLAUDE_CONFIG_DIR=${h}/.claude TRACEGATE_HOME=${h}/data`;
+    const p = Bun.spawn(["script", "-qec", `env -i ${env} sh -c 'curl -fsSL ${base}/good/install.sh | sh'`, "/dev/null"], { stdout: "pipe", stderr: "pipe" });
+    const [out, status] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+    if (status === 127 || /script: not found/.test(out)) {
+      console.warn("SKIPPED: util-linux `script` is missing; the progress-bar test needs a pty");
+      if (process.env.CI === "true") expect("script").toBe("installed");
+      return;
+    }
+    expect(status).toBe(0);
+    expect(out).toMatch(/#{10,}.*100(\.0)?%/s);
+    const piped = await curlPipe("good", home("bar-piped"));
+    expect(piped.stdout + piped.stderr).not.toContain("##########");
+  }, 60_000);
+
   test("a tampered binary is refused and nothing is installed", async () => {
     const h = home("tampered");
     const r = await curlPipe("tampered", h, ["--register"]);
@@ -148,7 +198,7 @@ describe("install.sh", () => {
     const h = home("missing");
     const r = await curlPipe("empty", h);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain(`download failed: ${base}/empty/${hostAsset}`);
+    expect(r.stderr).toContain(`download failed: ${base}/empty/SHA256SUMS (check TRACEGATE_DOWNLOAD_URL)`);
     expect(existsSync(join(h, ".local"))).toBe(false);
   });
 
@@ -185,6 +235,16 @@ describe("install.sh", () => {
     expect(r.status).toBe(0);
     expect(readFileSync(log, "utf8")).toBe("ci\nrun build\n");
     expect(readFileSync(join(h, ".local", "bin", "tracegate")).equals(readFileSync(DIST))).toBe(true);
+    // A checkout whose node_modules is already installed from this lockfile: no second `npm ci`.
+    writeFileSync(join(checkout, "package-lock.json"), "{}\n");
+    mkdirSync(join(checkout, "node_modules"));
+    const later = new Date(Date.now() + 5000);
+    writeFileSync(join(checkout, "node_modules", ".package-lock.json"), "{}\n");
+    utimesSync(join(checkout, "node_modules", ".package-lock.json"), later, later);
+    writeFileSync(log, "");
+    const again = spawnSync("sh", [join(checkout, "install.sh"), "--from-source"], { cwd: h, encoding: "utf8", env: { PATH: `${fake}:/usr/bin:/bin`, HOME: h } });
+    expect(again.status).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("run build\n");
   });
 
   test("bad arguments are refused", async () => {
