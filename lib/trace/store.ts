@@ -157,10 +157,7 @@ export function listSessionFiles(home: string): SessionFile[] {
       const path = join(dir, n);
       // lstat: a symlink planted in the store is listed as what it is, never followed.
       const st = lstatSync(path);
-      return { path, bytes: st.size, mtimeMs: st.mtimeMs, file: st.isFile() };
+      return { path, bytes: st.size, mtimeMs: st.mtimeMs };
     })
-    // A FIFO, device or symlink planted in the store is not a session: never opened.
-    .filter((f) => f.file)
-    .map(({ path, bytes, mtimeMs }) => ({ path, bytes, mtimeMs }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
