@@ -36,19 +36,30 @@ export function fail(message: string, code = 1): number {
   return code;
 }
 
+// C0 controls but tab and newline, DEL, C1 controls (0x9b is a CSI on some
+// terminals), and the bidi overrides that make text read other than it is.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 /**
- * Make text from records, settings or the network safe to print on a
- * terminal: C0 controls (except newline and tab), DEL and C1 controls become
- * visible `\xNN` escapes, so a payload cannot move the cursor, retitle the
- * window or hide lines.
+ * Stored text made safe to print on a terminal: control characters (an ESC
+ * sequence in a tool output could retitle or clear the user's terminal)
+ * become visible escapes. `show`, `sessions`, `doctor` and the dry-run diff
+ * pass every piece of stored or foreign text through it.
  *
  * @example
  * ```ts
- * escapeControl("a\x1b[2Jb\n"); // "a\\x1b[2Jb\n"
+ * import { escapeControl } from "./print.ts";
+ * escapeControl("ok\x1b]0;pwned\x07"); // "ok\\x1b]0;pwned\\x07"
+ * escapeControl('{"a":"\u009b"}', { json: true }); // '{"a":"\\u009b"}'
  * ```
  */
-export function escapeControl(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+export function escapeControl(text: string, opts: { json?: boolean } = {}): string {
+  return text.replace(CONTROL, (c) => {
+    const n = c.charCodeAt(0);
+    // In JSON text these can only sit inside strings, where \uXXXX keeps it valid JSON.
+    if (opts.json || n > 0xff) return `\\u${n.toString(16).padStart(4, "0")}`;
+    return `\\x${n.toString(16).padStart(2, "0")}`;
+  });
 }
 
 /** Width of the terminal on stdout, for tables; 120 when it is not a terminal. */

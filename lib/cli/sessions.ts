@@ -192,7 +192,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   const cap = limit ?? (tty && !v.json ? 20 : Infinity);
   const shown = selected.slice(0, cap);
   if (v.json) {
-    for (const s of shown) out(`${JSON.stringify(s)}\n`);
+    for (const s of shown) out(`${escapeControl(JSON.stringify(s), { json: true })}\n`);
     return 0;
   }
   if (shown.length === 0) {

@@ -119,7 +119,7 @@ function verdictLine(a: Record<string, unknown>, p: Paint, counts?: boolean): st
  *
  * @example
  * ```ts
- * describeRecord({ type: "tool_call", tool_name: "Bash", input: { command: "ls" }, status: "ok", duration_ms: 5, ... });
+ * describeRecord({ id: "1", session_id: "s", harness: "claude", ts: "t", type: "tool_call", tool_name: "Bash", tool_use_id: "u", input: { command: "ls" }, output: null, status: "ok", duration_ms: 5 });
  * // "tool        Bash  ls  ok 5ms"
  * ```
  */
@@ -181,7 +181,7 @@ export async function showCommand(argv: string[]): Promise<number> {
   const tty = isTerminal(1);
   const p = paint(colorEnabled(1));
   a.records.forEach((r, i) => {
-    if (values.json) out(`${JSON.stringify(r)}\n`);
+    if (values.json) out(`${escapeControl(JSON.stringify(r), { json: true })}\n`);
     else out(`${formatLine(r, tty, p, counted.has(a.lines[i]!))}\n`);
   });
   // On a terminal, a last line with the session's outcome; piped output stays one line per record.

@@ -12,6 +12,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readTextBounded } from "../fs/safe-open.ts";
 import type { ParseError } from "jsonc-parser";
 import type { Validate } from "../generated/validators.js";
 import { configPath } from "./paths.ts";
@@ -174,9 +175,12 @@ function checkPatterns(extra: RedactPattern[], file: string): string[] {
   return errors;
 }
 
+/** A config file is a few KB; a larger one (or a FIFO, a device) is refused unread. */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
 function readText(path: string): { text: string | null; error?: string } {
   try {
-    return { text: readFileSync(path, "utf8") };
+    return { text: readTextBounded(path, CONFIG_MAX_BYTES) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { text: null };

@@ -27,7 +27,6 @@
  * const { records, decision } = await handler(ctx);
  * ```
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OracleConfig } from "../config/load.ts";
 import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
@@ -67,7 +66,9 @@ export function taskIdFor(env: Readonly<Record<string, string | undefined>>, con
 async function originOf(commondir: string): Promise<string | null> {
   try {
     const { parseGitConfig } = await import("../git/config.ts");
-    const url = parseGitConfig(readFileSync(join(commondir, "config"), "utf8")).get("remote.origin.url");
+    // The repository is the agent's: its config may be a FIFO or /dev/zero.
+    const [{ readTextBounded }, { GIT_LIMITS }] = await Promise.all([import("../fs/safe-open.ts"), import("../git/limits.ts")]);
+    const url = parseGitConfig(readTextBounded(join(commondir, "config"), GIT_LIMITS.config)).get("remote.origin.url");
     if (!url) return null;
     // Never hand an oracle a token that happens to sit in a remote URL.
     return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, "$1");

@@ -11,6 +11,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { readTextBounded } from "../fs/safe-open.ts";
+import { GIT_LIMITS } from "./limits.ts";
 
 export interface GitConfig {
   /** The personal ignore file: core.excludesFile, else git's XDG default. */
@@ -62,7 +64,7 @@ function unquote(v: string): string {
 
 function readIf(file: string, into: Map<string, string>): void {
   try {
-    parseGitConfig(fs.readFileSync(file, "utf8"), into);
+    parseGitConfig(readTextBounded(file, GIT_LIMITS.config), into);
   } catch {
     // A missing config file is the normal case.
   }

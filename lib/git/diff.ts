@@ -27,6 +27,8 @@ import { PackFormatError } from "./pack.ts";
 import { filePatch, type Side } from "./patch.ts";
 import { commitTree, findRepo, GitDiffError, type Repo, resolveRev } from "./repo.ts";
 import { MODE_GITLINK, scanWorktree, type WorkEntry } from "./worktree.ts";
+import { openRegular, readBounded, readTextBounded, readUpTo, UnsafeFileError } from "../fs/safe-open.ts";
+import { GIT_LIMITS } from "./limits.ts";
 
 export { GitDiffError, NotARepositoryError, UnknownRevisionError } from "./repo.ts";
 
@@ -87,9 +89,17 @@ function readIndex(repo: Repo): { index: GitIndex; mtimeMs: number } {
   let buf: Buffer;
   let mtimeMs: number;
   try {
-    buf = fs.readFileSync(file);
-    mtimeMs = fs.statSync(file).mtimeMs;
-  } catch {
+    const { fd, st } = openRegular(file);
+    try {
+      if (st.size > GIT_LIMITS.index) throw new GitDiffError("the git index is larger than tracegate reads");
+      buf = readUpTo(fd, st.size, 0);
+      mtimeMs = st.mtimeMs;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    // A FIFO or device where the index should be is refused, not read as "no index".
+    if (e instanceof UnsafeFileError || e instanceof GitDiffError) throw new GitDiffError(`the git index is unreadable (${(e as UnsafeFileError).code ?? e.message})`);
     return { index: { version: 2, entries: [], cacheTree: new Map(), incomplete: false }, mtimeMs: 0 };
   }
   const index = parseIndex(buf);
@@ -100,7 +110,7 @@ function readIndex(repo: Repo): { index: GitIndex; mtimeMs: number } {
 function readText(file: string | null): string {
   if (!file) return "";
   try {
-    return fs.readFileSync(file, "utf8");
+    return readTextBounded(file, GIT_LIMITS.config);
   } catch {
     return "";
   }
@@ -270,7 +280,7 @@ async function changesIn(
       // A stat-clean tracked file: its bytes on disk are the index blob.
       try {
         const abs = path.join(repo.root, p);
-        const data = (e.mode & 0o170000) === 0o120000 ? fs.readlinkSync(abs, "buffer") : fs.readFileSync(abs);
+        const data = (e.mode & 0o170000) === 0o120000 ? fs.readlinkSync(abs, "buffer") : readBounded(abs, GIT_LIMITS.object);
         return data;
       } catch {
         // skip-worktree or vanished: fall through to the object store

@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * const idx = parseIndex(fs.readFileSync(".git/index"));
- * idx.entries[0].path; // ".gitignore"
+ * idx.entries[0]?.path; // ".gitignore"
  * ```
  */
 

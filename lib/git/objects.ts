@@ -16,7 +16,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type GitObject, inflate, type ObjectType, openPack, type Pack, PackFormatError } from "./pack.ts";
+import { FinalObjectError, type GitObject, inflate, inflateHead, type ObjectType, ObjectTooLargeError, openPack, type Pack, PackFormatError } from "./pack.ts";
+import { MAX_OBJECT_BYTES } from "./limits.ts";
+import { readBounded, readTextBounded } from "../fs/safe-open.ts";
+import { GIT_LIMITS } from "./limits.ts";
 
 export type { GitObject, ObjectType } from "./pack.ts";
 
@@ -38,7 +41,7 @@ function objectDirs(dir: string, seen = new Set<string>()): string[] {
   const out = [real];
   let text = "";
   try {
-    text = fs.readFileSync(path.join(real, "info", "alternates"), "utf8");
+    text = readTextBounded(path.join(real, "info", "alternates"), GIT_LIMITS.smallFile);
   } catch {
     return out;
   }
@@ -54,9 +57,24 @@ function parseLoose(oid: string, raw: Buffer): GitObject {
   const nul = raw.indexOf(0);
   const [type, size] = raw.toString("latin1", 0, nul < 0 ? 0 : nul).split(" ");
   if (nul < 0 || !["commit", "tree", "blob", "tag"].includes(type!) || Number(size) !== raw.length - nul - 1) {
-    throw new PackFormatError(`loose object ${oid}: bad header`);
+    throw new FinalObjectError(`loose object ${oid}: bad header`);
   }
   return { type: type as ObjectType, data: raw.subarray(nul + 1) };
+}
+
+/**
+ * How far a loose object may inflate: its header's size plus the header,
+ * never more than MAX_OBJECT_BYTES. Small files cannot inflate far and skip
+ * the header peek.
+ */
+function looseBound(oid: string, raw: Buffer): number {
+  if (raw.length * 1032 + 64 <= MAX_OBJECT_BYTES) return MAX_OBJECT_BYTES;
+  const head = inflateHead(raw);
+  const nul = head ? head.indexOf(0) : -1;
+  const size = nul < 0 ? NaN : Number(head!.toString("latin1", 0, nul).split(" ")[1]);
+  if (!Number.isSafeInteger(size)) throw new FinalObjectError(`loose object ${oid}: bad header`);
+  if (size > MAX_OBJECT_BYTES) throw new ObjectTooLargeError(`loose object ${oid} declares ${size} bytes`);
+  return size + nul + 1;
 }
 
 /** The object store of one repository. */
@@ -106,12 +124,12 @@ export class ObjectStore {
     for (const dir of this.dirs) {
       let raw: Buffer;
       try {
-        raw = fs.readFileSync(path.join(dir, oid.slice(0, 2), oid.slice(2)));
+        raw = readBounded(path.join(dir, oid.slice(0, 2), oid.slice(2)), GIT_LIMITS.object);
       } catch {
         continue;
       }
-      const inflated = inflate(raw);
-      if (!inflated) throw new PackFormatError(`loose object ${oid}: corrupt`);
+      const inflated = inflate(raw, looseBound(oid, raw));
+      if (!inflated) throw new FinalObjectError(`loose object ${oid}: corrupt`);
       return parseLoose(oid, inflated);
     }
     return null;
@@ -159,12 +177,15 @@ export class ObjectStore {
       failure = e;
     }
     if (failure === undefined) throw new MissingObjectError(oid);
+    // isomorphic-git reads loose objects the same way and would inflate a bomb whole: never ask it.
+    if (failure instanceof FinalObjectError) throw failure;
     this.fallbacks++;
     try {
       // Loaded only here: isomorphic-git costs tens of milliseconds to import.
       const { default: git } = await import("isomorphic-git");
       const gitdir = path.dirname(this.objectsDir);
-      const r = await git.readObject({ fs, gitdir, oid, format: "content" });
+      const { boundedFs } = await import("./safe-fs.ts");
+      const r = await git.readObject({ fs: boundedFs, gitdir, oid, format: "content" });
       return { type: r.type as ObjectType, data: Buffer.from(r.object as Uint8Array) };
     } catch {
       throw failure;

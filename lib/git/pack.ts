@@ -30,6 +30,8 @@
  * ```
  */
 import fs from "node:fs";
+import { openRegular, readBounded } from "../fs/safe-open.ts";
+import { GIT_LIMITS, MAX_OBJECT_BYTES } from "./limits.ts";
 
 export type ObjectType = "commit" | "tree" | "blob" | "tag";
 
@@ -44,20 +46,76 @@ export class PackFormatError extends Error {
 }
 
 /**
+ * An object whose inflated size is over what its header declares or over
+ * MAX_OBJECT_BYTES: an inflate bomb, or a blob too large to diff. Never
+ * retried through isomorphic-git, which would inflate it whole.
+ */
+/**
+ * An object no other reader should be asked for: isomorphic-git would read
+ * the same bytes, and inflate a bomb whole.
+ */
+export class FinalObjectError extends PackFormatError {
+  override name = "FinalObjectError";
+}
+
+export class ObjectTooLargeError extends FinalObjectError {
+  override name = "ObjectTooLargeError";
+}
+
+// Deflate cannot do better than about 1032:1, so an input this much smaller
+// than the bound cannot inflate past it.
+const DEFLATE_MAX_RATIO = 1032;
+
+let zlib: typeof import("node:zlib") | undefined;
+function nodeZlib(): typeof import("node:zlib") {
+  // Loaded only for inputs that could inflate past their bound (see inflate).
+  zlib ??= require("node:zlib") as typeof import("node:zlib");
+  return zlib;
+}
+
+/**
  * Inflate a zlib stream (header and adler32 checked; bytes after its end are
- * ignored), or null when it is corrupt or cut short. Bun's zlib binding, not
- * node:zlib: loading node:zlib and its stream classes costs about 20 ms,
- * measured, which is a tenth of git's whole diff at 10,000 files.
+ * ignored) to at most `maxBytes`, or null when it is corrupt or cut short.
+ * Throws ObjectTooLargeError past `maxBytes`. Bun's zlib binding when the
+ * input is too small to pass the bound (Bun's takes no output limit);
+ * node:zlib with `maxOutputLength` otherwise: loading node:zlib and its
+ * stream classes costs about 20 ms, measured, which is a tenth of git's whole
+ * diff at 10,000 files, so small objects never pay it.
  *
  * @example
  * ```ts
- * inflate(fs.readFileSync(".git/objects/3b/18e5...")); // <Buffer 62 6c 6f 62 ...>
+ * import { inflate } from "./pack.ts";
+ * import { deflateSync } from "node:zlib";
+ * inflate(deflateSync(Buffer.from("blob 2\0hi")))?.toString(); // "blob 2\0hi"
  * ```
  */
-export function inflate(z: Uint8Array): Buffer | null {
+export function inflate(z: Uint8Array, maxBytes: number = MAX_OBJECT_BYTES): Buffer | null {
+  if (z.length * DEFLATE_MAX_RATIO + 64 <= maxBytes) {
+    try {
+      const out = Bun.inflateSync(z as Uint8Array<ArrayBuffer>, { windowBits: 15, library: "zlib" });
+      return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+    } catch {
+      return null;
+    }
+  }
   try {
-    const out = Bun.inflateSync(z as Uint8Array<ArrayBuffer>, { windowBits: 15, library: "zlib" });
-    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+    return nodeZlib().inflateSync(z, { maxOutputLength: Math.max(1, maxBytes) });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ObjectTooLargeError(`object inflates past ${maxBytes} bytes`);
+    return null;
+  }
+}
+
+/**
+ * The first bytes of a zlib stream, inflated as far as `z` goes: enough to
+ * read a loose object's `type size\0` header without inflating the body.
+ */
+export function inflateHead(z: Uint8Array, maxBytes = 64): Buffer | null {
+  try {
+    const { inflateSync, constants } = nodeZlib();
+    // 512 bytes hold the header even behind a dynamic Huffman table, and cannot inflate past the bound.
+    const input = z.subarray(0, Math.min(z.length, 512));
+    return inflateSync(input, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: input.length * DEFLATE_MAX_RATIO + 1024 }).subarray(0, maxBytes);
   } catch {
     return null;
   }
@@ -181,6 +239,7 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
   };
   if (varint() !== base.length) throw new PackFormatError("delta base size mismatch");
   const size = varint();
+  if (size > MAX_OBJECT_BYTES) throw new ObjectTooLargeError(`delta result of ${size} bytes`);
   const out = Buffer.allocUnsafe(size);
   let o = 0;
   while (pos < delta.length) {
@@ -239,7 +298,7 @@ export class Pack {
 
   private open(): number {
     if (this.fd !== null) return this.fd;
-    const fd = fs.openSync(this.packFile, "r");
+    const { fd } = openRegular(this.packFile);
     try {
       const head = Buffer.alloc(12);
       fs.readSync(fd, head, 0, 12, 0);
@@ -313,12 +372,14 @@ export class Pack {
    * still failing at twice its inflated size is corrupt.
    */
   private inflate(h: EntryHead, first: Buffer, firstAt: number): Buffer {
+    if (h.size > MAX_OBJECT_BYTES) throw new ObjectTooLargeError(`pack entry of ${h.size} bytes`);
     const cap = h.size * 2 + 1024;
     let want = h.size + (h.size >> 6) + 64;
     let input = first.subarray(h.dataAt - firstAt);
     for (;;) {
       if (input.length < want) input = this.readBytes(h.dataAt, want);
-      const out = inflate(input);
+      // Never past the size the entry header declares.
+      const out = inflate(input, h.size);
       if (out && out.length === h.size) return out;
       if (h.dataAt + input.length >= this.end || want >= cap) {
         throw new PackFormatError(out ? "pack entry size mismatch" : "corrupt pack entry");
@@ -392,7 +453,7 @@ export function openPack(idxFile: string): Pack | null {
   const packFile = `${idxFile.slice(0, -4)}.pack`;
   try {
     if (!fs.existsSync(packFile)) return null;
-    return new Pack(new PackIndex(fs.readFileSync(idxFile)), packFile);
+    return new Pack(new PackIndex(readBounded(idxFile, GIT_LIMITS.packIndex)), packFile);
   } catch (e) {
     if (e instanceof PackFormatError) throw e;
     return null;

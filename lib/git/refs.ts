@@ -22,6 +22,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { readTextBounded } from "../fs/safe-open.ts";
+import { GIT_LIMITS } from "./limits.ts";
 
 const HEX40 = /^[0-9a-f]{40}$/;
 
@@ -60,7 +62,7 @@ export class RefStore {
     const map = new Map<string, string>();
     let text = "";
     try {
-      text = fs.readFileSync(path.join(this.commondir, "packed-refs"), "utf8");
+      text = readTextBounded(path.join(this.commondir, "packed-refs"), GIT_LIMITS.packedRefs);
     } catch {
       // no packed refs
     }
@@ -80,7 +82,7 @@ export class RefStore {
     for (const dir of dirs) {
       let text: string;
       try {
-        text = fs.readFileSync(path.join(dir, name), "utf8");
+        text = readTextBounded(path.join(dir, name), GIT_LIMITS.smallFile);
       } catch {
         continue;
       }

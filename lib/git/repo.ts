@@ -17,6 +17,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { MissingObjectError, ObjectStore } from "./objects.ts";
 import { RefStore } from "./refs.ts";
+import { readTextBounded } from "../fs/safe-open.ts";
+import { GIT_LIMITS } from "./limits.ts";
 
 /** Base class of the errors a caller can show to a user as they are. */
 export class GitDiffError extends Error {
@@ -69,7 +71,7 @@ export function findRepo(cwd: string): Repo {
     if (gitdir) {
       let commondir = gitdir;
       try {
-        const rel = fs.readFileSync(path.join(gitdir, "commondir"), "utf8").trim();
+        const rel = readTextBounded(path.join(gitdir, "commondir"), GIT_LIMITS.smallFile).trim();
         if (rel) commondir = path.resolve(gitdir, rel);
       } catch {
         // No commondir file: a main worktree.
@@ -97,7 +99,7 @@ export function gitdirOf(dotgit: string): string | null {
   if (st.isDirectory()) return fs.existsSync(path.join(dotgit, "HEAD")) ? dotgit : null;
   if (!st.isFile()) return null;
   try {
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readTextBounded(dotgit, GIT_LIMITS.smallFile));
     if (!m) return null;
     const target = path.resolve(path.dirname(dotgit), m[1]!);
     return fs.existsSync(path.join(target, "HEAD")) ? target : null;
@@ -125,7 +127,8 @@ async function resolveRefName(repo: Repo, ref: string): Promise<string | null> {
   try {
     // Only for names the files above do not resolve: isomorphic-git is slow to load.
     const { default: git } = await import("isomorphic-git");
-    return await git.resolveRef({ fs, gitdir: repo.commondir, ref });
+    const { boundedFs } = await import("./safe-fs.ts");
+    return await git.resolveRef({ fs: boundedFs, gitdir: repo.commondir, ref });
   } catch {
     return null;
   }
@@ -235,7 +238,7 @@ export async function commitTree(repo: Repo, commit: string): Promise<string> {
 export function readHeadSync(gitdir: string): string | null {
   let commondir = gitdir;
   try {
-    const rel = fs.readFileSync(path.join(gitdir, "commondir"), "utf8").trim();
+    const rel = readTextBounded(path.join(gitdir, "commondir"), GIT_LIMITS.smallFile).trim();
     if (rel) commondir = path.resolve(gitdir, rel);
   } catch {
     // main worktree

@@ -17,6 +17,8 @@ import path from "node:path";
 import type { GitIndex, IndexEntry } from "./index-file.ts";
 import { isIgnored, type Rules, withDir } from "./ignore.ts";
 import { gitdirOf, readHeadSync } from "./repo.ts";
+import { readBounded, readTextBounded } from "../fs/safe-open.ts";
+import { GIT_LIMITS } from "./limits.ts";
 
 export const MODE_FILE = 0o100644;
 export const MODE_EXEC = 0o100755;
@@ -95,7 +97,7 @@ function lstatOrNull(abs: string): fs.Stats | null {
 }
 
 function readContent(abs: string, mode: number): Buffer {
-  return mode === MODE_LINK ? Buffer.from(fs.readlinkSync(abs, "buffer")) : fs.readFileSync(abs);
+  return mode === MODE_LINK ? Buffer.from(fs.readlinkSync(abs, "buffer")) : readBounded(abs, GIT_LIMITS.object);
 }
 
 /** The commit a submodule's checkout is at, or null when it is not checked out. */
@@ -178,7 +180,7 @@ export function scanWorktree(opts: ScanOptions): Worktree {
       if (d.name === ".git") hasGit = true;
       else if (d.name === ".gitignore" && d.isFile()) {
         try {
-          rules = withDir(rules, rel, fs.readFileSync(`${abs}${path.sep}.gitignore`, "utf8"));
+          rules = withDir(rules, rel, readTextBounded(`${abs}${path.sep}.gitignore`, GIT_LIMITS.config));
         } catch {
           // unreadable: git would warn and go on
         }

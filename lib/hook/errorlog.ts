@@ -4,9 +4,13 @@
  * are all it ever takes. A line holds the time, the event, a stage label and
  * the error's class and (for tracegate's own errors) message: never payload
  * content, because parser errors quote the input they choked on.
+ *
+ * The log is opened like a session file (lib/fs/safe-open.ts): never through
+ * a symlink or hard link, never a FIFO, only in a real directory of the user's.
  */
-import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { openAppend } from "../fs/safe-open.ts";
 
 export const ERROR_LOG_MAX_BYTES = 1024 * 1024;
 export const ERROR_LOG = "errors.log";
@@ -41,12 +45,19 @@ export function logError(home: string, event: string, stage: string, e: unknown)
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const path = join(home, ERROR_LOG);
     try {
-      if (statSync(path).size > ERROR_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
+      // lstat: a symlink planted here is rotated away (renamed), never followed.
+      if (lstatSync(path).size > ERROR_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
     } catch {
       // no log yet
     }
     const line = `${new Date().toISOString()} pid=${process.pid} event=${event} stage=${stage} ${describeError(e)}`;
-    appendFileSync(path, `${line.replace(/[\r\n]+/g, " ").slice(0, 2000)}\n`, { mode: 0o600 });
+    // The data dir itself may be a symlink the user made; the log in it may not.
+    const fd = openAppend(path, 0o600, { dirMayBeLink: true });
+    try {
+      writeSync(fd, Buffer.from(`${line.replace(/[\r\n]+/g, " ").slice(0, 2000)}\n`, "utf8"));
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // nothing left to do
   }

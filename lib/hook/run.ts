@@ -16,19 +16,20 @@
  * It never returns: every path ends in exit 0.
  */
 import { basename } from "node:path";
-import { loadConfig, type Config } from "../config/load.ts";
+import { DEFAULTS, loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
-import type { TraceRecord } from "../trace/record.ts";
+import type { Redactor } from "../redact/index.ts";
 import { utf8Head } from "../trace/cap.ts";
-import { sanitize } from "../trace/sanitize.ts";
 import { LOCK_WAIT_MS } from "../trace/lock.ts";
+import type { TraceRecord } from "../trace/record.ts";
+import { BudgetExceeded, decodeJsonEscapes, sanitize, sanitizeHeaderText, sanitizeWithin } from "../trace/sanitize.ts";
 import { appendRecords } from "../trace/store.ts";
-import { HOOKS, type HookName } from "./subcommands.ts";
+import { BUDGET_RESERVE_MS, HOOKS, type HookName } from "./subcommands.ts";
 import { logError, TracegateError } from "./errorlog.ts";
-import { drain, type StdinRead } from "./stdin.ts";
+import { readStdin, stdinProgress, type StdinProgress, type StdinRead } from "./stdin.ts";
 import { emitDecision, muzzleStdout } from "./stdout.ts";
-import type { HookContext, HookResolver } from "./types.ts";
+import type { HookBinding, HookContext, HookResolver } from "./types.ts";
 import { forwardToViewer } from "../view/forward.ts";
 
 function exit0(): never {
@@ -43,6 +44,54 @@ export function sinceStart(): number {
 /** How much of an unparsed payload its record keeps (the rest is hashed). */
 export const HEAD_FOR_UNPARSED = 64 * 1024;
 
+/** Why a payload became a `payload_cut` record instead of its event's record. */
+export type CutReason = "stdin_cap" | "unparseable" | "not_an_object" | "budget" | "deadline";
+
+/**
+ * What the deadline handler needs to keep a record when the hard timer fires
+ * before the records were written: stdin read so far, the config if loaded.
+ */
+const run: { progress: StdinProgress | null; config: Config | null; binding: HookBinding | null; written: boolean } = {
+  progress: null,
+  config: null,
+  binding: null,
+  written: false,
+};
+
+/**
+ * The hard timer fired before any record was written (stdin still arriving,
+ * or the work overran): keep a `payload_cut` of what was read, redacted, so
+ * the event is not lost. Synchronous and bounded: a 64 KB head.
+ */
+function writeDeadlineRecord(home: string, hook: HookName): void {
+  const p = run.progress;
+  if (run.written || !p || p.bytes === 0 || !run.binding) return;
+  run.written = true;
+  try {
+    const head = Buffer.concat(p.head, p.headBytes);
+    const input: StdinRead = { data: head, bytes: p.bytes, cut: true, sha256: p.sha256() };
+    const config = run.config ?? { ...DEFAULTS, path: "", exists: false, errors: [], repo_errors: [] };
+    const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
+    const rec = unparsedRecord(run.binding, input, new TextDecoder("utf-8", { fatal: false }).decode(head), "deadline");
+    appendRecords(home, [sanitize(rec, configuredRedactor(config, home), caps)]);
+  } catch (e) {
+    logError(home, hook, "deadline-record", e);
+  }
+}
+
+/**
+ * The record for a payload kept only as a head: cut at the stdin cap, not
+ * JSON, JSON but not an object, or too much work for the deadline. Keep the
+ * head, hash the whole: the same byte-bounded head as a cut field, with its
+ * JSON escapes decoded so redaction sees `AKIA...` where the payload wrote
+ * `\u0041KIA...`; sanitize then redacts and caps it like any field. The
+ * harness adapter (through the binding) says whose session it is.
+ */
+function unparsedRecord(binding: HookBinding, input: StdinRead, text: string, reason: CutReason, extra: Record<string, unknown> = {}): TraceRecord {
+  const head = decodeJsonEscapes(utf8Head(text, HEAD_FOR_UNPARSED));
+  return binding.unparsed({ bytes: input.bytes, sha256: input.sha256, head, ts: new Date().toISOString(), reason, extra });
+}
+
 /** `--harness NAME` (or `--harness=NAME`) taken out of argv; null when absent. */
 export function splitHarnessArg(argv: readonly string[]): { harness: string | null; rest: string[] } {
   const rest: string[] = [];
@@ -54,6 +103,20 @@ export function splitHarnessArg(argv: readonly string[]): { harness: string | nu
     else rest.push(a);
   }
   return { harness, rest };
+}
+
+/** What the work on this payload must fit in: the cap less what writing a fallback record needs. */
+function budgetFor(capMs: number) {
+  return { deadline: capMs - BUDGET_RESERVE_MS, now: sinceStart };
+}
+
+/**
+ * The payload's session id as it will be stored: redacted and capped, so the
+ * handler, the file name and every record agree on one id and a secret
+ * planted in `session_id` never reaches a file name or the oracle.
+ */
+function storedIdentity(payload: Record<string, unknown>, keys: readonly string[], redactor: Redactor): void {
+  for (const k of keys) if (typeof payload[k] === "string") payload[k] = sanitizeHeaderText(payload[k] as string, redactor);
 }
 
 /**
@@ -71,19 +134,46 @@ function lockWaitFor(hook: string): number {
   return Math.max(0, Math.min(LOCK_WAIT_MS, until - sinceStart()));
 }
 
-/** Sanitise (redact, cap) and append; a failure is logged, never raised. Returns what reached the store. */
-function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): TraceRecord[] {
+/**
+ * Sanitise (redact, cap) and append, inside the budget; a record that cannot
+ * be sanitised in time is replaced by a `payload_cut` saying what was cut
+ * (the payload's sha256, bytes and a redacted head). A failure is logged,
+ * never raised. Returns what reached the store.
+ */
+async function writeRecords(
+  home: string,
+  hook: HookName,
+  records: readonly TraceRecord[],
+  config: Config,
+  fallback?: { input: StdinRead; text: string; binding: HookBinding },
+): Promise<TraceRecord[]> {
   const redactor = configuredRedactor(config, home);
   const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
   const clean: TraceRecord[] = [];
   for (const r of records) {
     try {
-      clean.push(sanitize(r, redactor, caps));
+      clean.push(await sanitizeWithin(r, redactor, caps, budgetFor(HOOKS[hook].capMs)));
     } catch (e) {
       // A record that cannot be sanitised is never written raw.
       logError(home, hook, "sanitize", e);
+      if (e instanceof BudgetExceeded && r.type === "payload_cut") {
+        // Already only a head: finish it, bounded, rather than lose it.
+        try {
+          clean.push(sanitize(r, redactor, caps));
+        } catch (e2) {
+          logError(home, hook, "sanitize", e2);
+        }
+      } else if (e instanceof BudgetExceeded && fallback) {
+        const cut = unparsedRecord(fallback.binding, fallback.input, fallback.text, "budget", { cut_type: r.type });
+        try {
+          clean.push(sanitize({ ...cut, session_id: r.session_id }, redactor, caps));
+        } catch (e2) {
+          logError(home, hook, "sanitize", e2);
+        }
+      }
     }
   }
+  run.written = true;
   try {
     const wait = lockWaitFor(hook);
     const { unlocked } = appendRecords(home, clean, { lockWaitMs: wait });
@@ -98,11 +188,44 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
 }
 
 /**
+ * JSON.parse is one synchronous call that no timer can interrupt: a large
+ * payload is parsed only if it can still finish inside the budget. Its cost
+ * is estimated from the decode just done (the same bytes, one linear pass;
+ * measured, parsing takes 1-6x as long; 3x keeps a 30 MB tool output whole on
+ * a loaded machine while a 60 MB one dense with secrets is still cut by the
+ * sanitize budget after it), so the estimate follows the
+ * machine's load.
+ */
+const PARSE_PER_DECODE = 3;
+const PARSE_ALWAYS_BYTES = 1024 * 1024;
+const PARSE_OVER_BUDGET = { reason: "budget" as const, error: new TracegateError("no time left in the budget to parse the payload") };
+
+function fitsBeforeParse(input: StdinRead, decodeMs: number, deadline: number): boolean {
+  if (input.cut || input.bytes <= PARSE_ALWAYS_BYTES) return true;
+  return sinceStart() + PARSE_PER_DECODE * decodeMs < deadline;
+}
+
+/** Parse stdin as a JSON object, or say why it is kept only as a `payload_cut`. */
+function parsePayload(input: StdinRead, text: string): { payload: Record<string, unknown> } | { reason: CutReason; error: unknown } {
+  if (input.cut) return { reason: "stdin_cap", error: new TracegateError(`payload over the stdin cap (${input.bytes} bytes read)`) };
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (e) {
+    return { reason: "unparseable", error: e };
+  }
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
+    return { reason: "not_an_object", error: new TracegateError("payload is not a JSON object") };
+  }
+  return { payload: payload as Record<string, unknown> };
+}
+
+/**
  * Run one hook subcommand to completion and exit 0.
  *
  * @example
  * ```ts
- * await runHook("post-tool-use", process.argv.slice(3), handlerFor);
+ * await runHook("post-tool-use", process.argv.slice(3), bindingFor);
  * ```
  */
 export async function runHook(
@@ -116,6 +239,7 @@ export async function runHook(
   const home = dataDir(env);
   const deadline = setTimeout(() => {
     logError(home, hook, "deadline", new TracegateError(`cap of ${spec.capMs} ms reached`));
+    writeDeadlineRecord(home, hook);
     exit0();
   }, Math.max(0, spec.capMs - sinceStart()));
   deadline.unref?.();
@@ -132,29 +256,33 @@ export async function runHook(
 
   try {
     const { harness, rest } = splitHarnessArg(argv);
-    const input = await drain(Bun.stdin.stream());
-    const text = new TextDecoder("utf-8", { fatal: false }).decode(input.data);
-    let payload: unknown;
-    try {
-      if (input.cut) throw new TracegateError(`payload over the stdin cap (${input.bytes} bytes)`);
-      payload = JSON.parse(text);
-    } catch (e) {
-      logError(home, hook, "parse", e);
+    // Resolved first: even a payload that never parses is recorded in its harness's terms.
+    const binding = await resolve(hook, rest, harness);
+    run.binding = binding;
+    const progress = stdinProgress(HEAD_FOR_UNPARSED);
+    run.progress = progress;
+    const input = await readStdin(budgetFor(spec.capMs).deadline, progress);
+    // A cut payload is kept only as its head: decode no more than that.
+    const decodeStarted = sinceStart();
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(input.cut ? input.data.subarray(0, HEAD_FOR_UNPARSED) : input.data);
+    const parsed = fitsBeforeParse(input, sinceStart() - decodeStarted, budgetFor(spec.capMs).deadline) ? parsePayload(input, text) : PARSE_OVER_BUDGET;
+    if (!("payload" in parsed)) {
+      logError(home, hook, "parse", parsed.error);
       if (input.bytes > 0) {
-        const [config, binding] = await Promise.all([loadConfig(env, null), resolve(hook, rest, harness)]);
-        // Keep the head, hash the whole: the same byte-bounded head as a cut field.
-        const head = utf8Head(text, HEAD_FOR_UNPARSED);
-        writeRecords(home, hook, [binding.unparsed({ bytes: input.bytes, sha256: input.sha256, head, ts: new Date().toISOString() })], config);
+        const config = await loadConfig(env, null);
+        run.config = config;
+        await writeRecords(home, hook, [unparsedRecord(binding, input, text, parsed.reason)], config);
       }
       exit0();
     }
-    if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
-      throw new TracegateError("payload is not a JSON object");
-    }
-    const binding = await resolve(hook, rest, harness);
-    const cwd = (payload as Record<string, unknown>).cwd;
+    const { payload } = parsed;
+    const cwd = payload.cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
-    for (const problem of [...config.errors, ...config.repo_errors]) logError(home, hook, "config", new TracegateError(problem));
+    run.config = config;
+    // Problems only, never their text: a repository config's path is the payload's cwd.
+    const problems = config.errors.length + config.repo_errors.length;
+    if (problems) logError(home, hook, "config", new TracegateError(`${problems} config problem(s); run \`tracegate doctor\``));
+    storedIdentity(payload, binding.sessionKeys, configuredRedactor(config, home));
     const ctx: HookContext = {
       hook,
       harness: binding.harness,
@@ -171,7 +299,7 @@ export async function runHook(
     // the records may be slow (a costly pattern, a contended lock), and a
     // block that arrives after the harness's kill is a stop the gate lost.
     if (result.decision && spec.decides) emitDecision(result.decision);
-    const written = writeRecords(home, hook, result.records, config);
+    const written = await writeRecords(home, hook, result.records, config, { input, text, binding });
     // Display only, after the store has the records and the decision is out.
     await forwardToViewer(home, hook, written, ctx.remainingMs);
   } catch (e) {

@@ -2,10 +2,45 @@
  * Read stdin in chunks up to a cap, then keep draining and discarding so the
  * harness never sees a broken pipe. The payload never goes to argv or env.
  */
+import { fstatSync, readSync } from "node:fs";
+import { isatty } from "node:tty";
 import { sha256Stream } from "../trace/digest.ts";
 
 /** Beyond this the rest of stdin is drained and discarded and the record is marked cut. */
 export const STDIN_CAP_BYTES = 64 * 1024 * 1024;
+
+/** What has been read so far, for a record written when the deadline cuts the read short. */
+export interface StdinProgress {
+  bytes: number;
+  /** The first bytes read (up to `headCap`). */
+  readonly head: Uint8Array[];
+  headBytes: number;
+  readonly headCap: number;
+  /** sha256 of every byte read so far. */
+  sha256(): string;
+}
+
+/** A fresh progress tracker keeping the first `headCap` bytes. */
+export function stdinProgress(headCap: number): StdinProgress & { update(chunk: Uint8Array): void } {
+  const hash = sha256Stream();
+  const p = {
+    bytes: 0,
+    head: [] as Uint8Array[],
+    headBytes: 0,
+    headCap,
+    sha256: () => hash.hex(),
+    update(chunk: Uint8Array) {
+      p.bytes += chunk.length;
+      hash.update(chunk);
+      if (p.headBytes < headCap) {
+        const take = chunk.subarray(0, headCap - p.headBytes);
+        p.head.push(take);
+        p.headBytes += take.length;
+      }
+    },
+  };
+  return p;
+}
 
 export interface StdinRead {
   /** The bytes kept (at most the cap). */
@@ -25,7 +60,11 @@ export interface StdinRead {
  * const { data, cut } = await drain(Bun.stdin.stream());
  * ```
  */
-export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_BYTES): Promise<StdinRead> {
+export async function drain(
+  stream: ReadableStream<Uint8Array>,
+  cap = STDIN_CAP_BYTES,
+  progress?: { update(chunk: Uint8Array): void },
+): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
   const hash = sha256Stream();
   let kept = 0;
@@ -37,6 +76,7 @@ export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_
     if (!value) continue;
     bytes += value.length;
     hash.update(value);
+    progress?.update(value);
     if (kept < cap) {
       const take = value.length <= cap - kept ? value : value.subarray(0, cap - kept);
       chunks.push(take);
@@ -45,4 +85,58 @@ export async function drain(stream: ReadableStream<Uint8Array>, cap = STDIN_CAP_
   }
   const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, kept);
   return { data, bytes, cut: bytes > kept, sha256: hash.hex() };
+}
+
+const CHUNK = 1024 * 1024;
+
+/**
+ * Read a file or device given as stdin (`< file`, `< /dev/zero`) in chunks,
+ * up to the cap and only until `deadline` (performance.now() ms): nobody
+ * writes to it, so there is nothing to drain, and `/dev/zero` never ends.
+ * Bun's stdin stream reads such a descriptor in one blocking loop that the
+ * hard timer cannot interrupt.
+ */
+export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTES): StdinRead {
+  const chunks: Uint8Array[] = [];
+  const hash = sha256Stream();
+  let bytes = 0;
+  let more = true;
+  while (bytes <= cap && performance.now() < deadline) {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    const n = readSync(fd, buf, 0, CHUNK, null);
+    if (n === 0) {
+      more = false;
+      break;
+    }
+    const got = buf.subarray(0, n);
+    hash.update(got);
+    chunks.push(got);
+    bytes += n;
+  }
+  const all = Buffer.concat(chunks, bytes);
+  const data = all.length > cap ? all.subarray(0, cap) : all;
+  return { data, bytes, cut: more || bytes > cap, sha256: hash.hex() };
+}
+
+/**
+ * The hook's stdin, whatever it is: a pipe (the harness) is drained through
+ * the event loop so the deadline timer keeps running; a regular file or a
+ * device is read with readFileStdin.
+ *
+ * @example
+ * ```ts
+ * const input = await readStdin(2_100);
+ * ```
+ */
+export async function readStdin(deadline: number, progress?: { update(chunk: Uint8Array): void }): Promise<StdinRead> {
+  let fileLike = false;
+  try {
+    const st = fstatSync(0);
+    fileLike = st.isFile() || st.isCharacterDevice() || st.isBlockDevice();
+    // A terminal is a character device that waits for the user: treat it as a stream.
+    if (st.isCharacterDevice() && isatty(0)) fileLike = false;
+  } catch {
+    // no stdin at all: the stream below ends at once
+  }
+  return fileLike ? readFileStdin(0, deadline) : drain(Bun.stdin.stream(), STDIN_CAP_BYTES, progress);
 }

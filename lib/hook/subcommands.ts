@@ -42,6 +42,14 @@ export const STOP_CAP_MS = 50_000;
 /** Declared timeout for the Stop gate, seconds. */
 export const STOP_TIMEOUT_S = 60;
 
+/**
+ * Redaction and serialisation stop this long before the cap, leaving time to
+ * write the record that says what was cut (lib/trace/sanitize.ts): redacting
+ * its 64 KB head, the append and the exit took 150-350 ms on the loaded
+ * 2-core machine (bench/hostile), so 600 ms keeps them inside the cap.
+ */
+export const BUDGET_RESERVE_MS = 600;
+
 const observer: HookSpec = { capMs: OBSERVER_CAP_MS, timeoutS: OBSERVER_TIMEOUT_S, decides: false };
 
 /** Every hook subcommand and its spec. */

@@ -4,20 +4,21 @@
  * Exit 0 healthy, 1 problems found, 2 not installed.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
-import { fail, out } from "../cli/print.ts";
+import { escapeControl, fail, out } from "../cli/print.ts";
 import { plural } from "../cli/style.ts";
 import { ADAPTERS } from "../harness/registry.ts";
 import type { HarnessAdapter, TimeoutUnit } from "../harness/types.ts";
 import { HOOKS } from "../hook/subcommands.ts";
 import { harnessOfCommand, isPortableBin, OBSERVE_FLAG, timeoutMs } from "./entries.ts";
-import { readSettingsFile, type Scope } from "./files.ts";
+import { readSettingsFile, type Scope, SETTINGS_MAX_BYTES } from "./files.ts";
+import { readTextBounded } from "../fs/safe-open.ts";
 import { findOwnEntries } from "./own-file.ts";
 import { findEntries } from "./settings.ts";
-import { dialectOf, runningBinary } from "./register.ts";
+import { dialectOf, registrableEvents, runningBinary } from "./register.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -78,6 +79,8 @@ export interface DoctorReport {
   config: { path: string; exists: boolean; errors: string[] };
   oracle: OracleReport;
   errors_log: { path: string; last: string[] };
+  /** Claude Code installations found, and the events install leaves out for them. */
+  claude_code: { found: { source: string; path: string; version: string | null }[]; left_out: { event: string; because: string }[] };
   problems: string[];
   notes: string[];
 }
@@ -180,7 +183,8 @@ function inspectDataDir(path: string): DoctorReport["data_dir"] {
 function lastErrors(home: string, n = 5): DoctorReport["errors_log"] {
   const path = join(home, "errors.log");
   try {
-    const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+    // Bounded and never a FIFO: the log is in a dir the agent can write.
+    const lines = readTextBounded(path, 4 * 1024 * 1024, { noFollow: true }).split("\n").filter(Boolean);
     return { path, last: lines.slice(-n) };
   } catch {
     return { path, last: [] };
@@ -189,7 +193,7 @@ function lastErrors(home: string, n = 5): DoctorReport["errors_log"] {
 
 function enabledPlugins(env: Env): string[] {
   try {
-    const text = readFileSync(join(claudeConfigDir(env), "settings.json"), "utf8");
+    const text = readTextBounded(join(claudeConfigDir(env), "settings.json"), SETTINGS_MAX_BYTES);
     const v = JSON.parse(text)?.enabledPlugins;
     if (!v || typeof v !== "object") return [];
     return Object.keys(v).filter((k) => /^tracegate@/.test(k) && v[k] === true);
@@ -302,7 +306,10 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
     // What the harness needs besides the entries (trust), once per harness.
     for (const n of adapter.install.notes ?? []) if (!notes.includes(n)) notes.push(n);
     const events = new Set(s.entries.map((e) => e.event));
-    const missing = Object.keys(adapter.events).filter((ev) => !events.has(ev));
+    // Events install left out on purpose (an installed Claude Code too old to know them) are notes, not problems.
+    const leftOut = new Map(s.harness === "claude" ? (r.claude_code?.left_out ?? []).map((l) => [l.event, l.because]) : []);
+    const missing = Object.keys(adapter.events).filter((ev) => !events.has(ev) && !leftOut.has(ev));
+    for (const ev of Object.keys(adapter.events)) if (!events.has(ev) && leftOut.has(ev)) notes.push(`${s.path}: ${ev} left out on purpose: ${leftOut.get(ev)}`);
     if (missing.length) problems.push(`${s.path}: events not registered: ${missing.join(", ")} (run tracegate install${flag} --scope ${s.scope})`);
     for (const e of s.entries) {
       const want = adapter.events[e.event];
@@ -362,6 +369,15 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   return { status, problems, notes };
 }
 
+function claudeCodeReport(env: Env): DoctorReport["claude_code"] {
+  try {
+    const { found, left } = registrableEvents(env);
+    return { found: found.map(({ source, path, version }) => ({ source, path, version })), left_out: left };
+  } catch {
+    return { found: [], left_out: [] };
+  }
+}
+
 /** Gather every fact doctor reports. */
 export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
   // A scope whose file is another scope's (run from the home directory) is listed once.
@@ -389,6 +405,7 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
     config,
     oracle: await checkOracle(oracle, config.path, config.errors),
     errors_log: lastErrors(home),
+    claude_code: claudeCodeReport(env),
   };
   return { ...facts, ...judge(facts) };
 }
@@ -410,6 +427,8 @@ function human(r: DoctorReport): string {
     }
   }
   if (r.plugin.enabled.length) L.push(`plugin: ${r.plugin.enabled.join(", ")} enabled`);
+  for (const c of r.claude_code.found) L.push(`Claude Code ${c.version ?? "(version unknown)"} (${c.source}: ${c.path})`);
+  for (const l of r.claude_code.left_out) L.push(`  ${l.event} is not registered: ${l.because}`);
   for (const b of r.binaries) {
     L.push(`binary ${b.path}: ${b.executable ? (b.version ?? "no version") : "MISSING"}`);
   }
@@ -444,7 +463,8 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     return fail(`${(e as Error).message}\nusage: tracegate doctor [--json]`, 2);
   }
   const r = await diagnose(process.env, process.cwd());
-  out(json ? `${JSON.stringify(r, null, 2)}\n` : human(r));
+  // Settings files, config errors and the error log are text anyone could have written.
+  out(json ? `${escapeControl(JSON.stringify(r, null, 2), { json: true })}\n` : escapeControl(human(r)));
   return r.status === "healthy" ? 0 : r.status === "problems" ? 1 : 2;
 }
 

@@ -7,7 +7,6 @@
 import {
   chmodSync,
   closeSync,
-  copyFileSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -20,6 +19,8 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { claudeConfigDir } from "../config/paths.ts";
+import { readTextBounded, replaceFile } from "../fs/safe-open.ts";
 import type { Created } from "./settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -38,10 +39,14 @@ export interface SettingsFile {
   readonly mode: number;
 }
 
+/** Settings files past this are refused rather than read. */
+export const SETTINGS_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Read a settings file; a missing file reads as empty. */
 export function readSettingsFile(path: string): SettingsFile {
   try {
-    const text = readFileSync(path, "utf8");
+    // Bounded and never a FIFO: a project's settings file is the repository's.
+    const text = readTextBounded(path, SETTINGS_MAX_BYTES);
     return { path, exists: true, text, mode: statSync(path).mode & 0o7777 };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { path, exists: false, text: "", mode: 0o644 };
@@ -76,8 +81,9 @@ export function removeBackup(path: string | null | undefined): void {
 export function backupSettings(file: SettingsFile): string | null {
   if (!file.exists) return null;
   const dest = `${file.path}${BACKUP_SUFFIX}`;
-  copyFileSync(target(file.path), dest);
-  chmodSync(dest, file.mode);
+  // A fresh file renamed into place: a backup path that is a symlink (one
+  // committed to the repository, say) is replaced, never written through.
+  replaceFile(dest, file.text, file.mode);
   return dest;
 }
 

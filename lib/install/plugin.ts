@@ -20,7 +20,7 @@ export const PLUGIN_COMMAND = "${CLAUDE_PLUGIN_ROOT}/bin/tracegate";
  *
  * @example
  * ```ts
- * pluginHooks().hooks.Stop[0].hooks[0].args; // ["stop"]
+ * (pluginHooks().hooks.Stop![0] as { hooks: { args: string[] }[] }).hooks[0]!.args; // ["stop"]
  * ```
  */
 export function pluginHooks() {

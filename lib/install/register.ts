@@ -13,7 +13,9 @@ import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";
 import { ADAPTERS, adapterFor, DEFAULT_HARNESS, isKnownHarness } from "../harness/registry.ts";
 import type { HarnessAdapter } from "../harness/types.ts";
-import { unifiedDiff } from "./unified-diff.ts";
+import { dryRunReport, unifiedDiff } from "./unified-diff.ts";
+import { claude } from "../harness/claude.ts";
+import { type ClaudeCode, detectClaudeCodes, eventsToRegister, type LeftOut } from "./claude-versions.ts";
 import { desiredEntries, isPortableBin } from "./entries.ts";
 import { findOwnEntries, planOwnFile } from "./own-file.ts";
 import {
@@ -168,7 +170,7 @@ export interface SettingsChange {
  * ```
  */
 export function install(
-  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string; adapter?: HarnessAdapter },
+  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string; adapter?: HarnessAdapter; events?: readonly string[] },
   env: Env,
   cwd: string,
 ): SettingsChange {
@@ -181,9 +183,11 @@ export function install(
   const dialect = dialectOf(adapter);
   const { hadOurs, text, created } = inFile(path, () => {
     const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialect)).length > 0;
+    // Only events every Claude Code found knows (see claude-versions.ts), when install was told which.
+    const wanted = desired.filter((e) => !opts.events || opts.events.includes(e.event));
     const plan = own
-      ? { text: planOwnFile(file.text, desired, adapter, path), created: { hooks: false, events: [] as string[] } }
-      : planInstall(file.text, desired, dialect);
+      ? { text: planOwnFile(file.text, wanted, adapter, path), created: { hooks: false, events: [] as string[] } }
+      : planInstall(file.text, wanted, dialect);
     return { hadOurs, ...plan };
   });
   const diff = unifiedDiff(file.text, text, path);
@@ -311,6 +315,16 @@ function removeEmptyDirs(from: string, top: string): void {
   }
 }
 
+/**
+ * The events install registers on this machine, and those it leaves out
+ * because a Claude Code found here does not know them. For install and doctor.
+ */
+export function registrableEvents(env: Env): { events: string[]; left: LeftOut[]; found: ClaudeCode[] } {
+  const all = Object.keys(claude.events);
+  const found = detectClaudeCodes(env, all);
+  return { ...eventsToRegister(all, found), found };
+}
+
 /** Settings errors name the file and say what to do. */
 function inFile<T>(path: string, f: () => T): T {
   try {
@@ -345,9 +359,12 @@ export async function installCommand(argv: string[]): Promise<number> {
     } else {
       bin = resolveBinary(o.bin, cwd);
     }
-    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin, adapter: o.adapter }, process.env, cwd);
+    // Claude Code before 2.1.101 ignores a whole settings file naming an event it does not know.
+    const { events, left } = o.adapter.name === claude.name ? registrableEvents(process.env) : { events: undefined, left: [] };
+    for (const l of left) err(`tracegate: not registering ${l.event}: ${l.because}\n`);
+    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin, adapter: o.adapter, events }, process.env, cwd);
     if (o.dryRun) {
-      out(r.diff);
+      out(dryRunReport("install", r.path, r.diff));
       if (!r.diff) err(`tracegate: ${r.path} already has this registration; nothing to change\n`);
       return 0;
     }
@@ -376,7 +393,7 @@ export async function uninstallCommand(argv: string[]): Promise<number> {
     const cwd = process.cwd();
     for (const scope of scopes) {
       const r = uninstall({ scope, dryRun: o.dryRun, adapter: o.adapter }, process.env, cwd);
-      if (o.dryRun) out(r.diff);
+      if (o.dryRun) out(dryRunReport("uninstall", r.path, r.diff));
       else if (r.changed) out(`removed tracegate from ${r.path}${r.backup ? ` (backup: ${r.backup})` : ""}\n`);
       else out(`no tracegate entries in ${r.path}\n`);
     }

@@ -71,6 +71,8 @@ export function parseSettings(text: string, dialect: SettingsDialect = STRICT_JS
     throw new SettingsError(`not valid JSON${where}${e ? ` (${printParseErrorCode(e.error)})` : ""}`);
   }
   if (root.type !== "object") throw new SettingsError("top level is not a JSON object");
+  const dup = duplicateKey(root, src);
+  if (dup) throw new SettingsError(dup);
   const hooks = findNodeAtLocation(root, ["hooks"]);
   if (hooks && hooks.type !== "object") throw new SettingsError(`"hooks" is not an object`);
   for (const prop of hooks?.children ?? []) {
@@ -80,6 +82,42 @@ export function parseSettings(text: string, dialect: SettingsDialect = STRICT_JS
     }
   }
   return root;
+}
+
+/**
+ * A key given twice in one object, at the top level or anywhere under
+ * `hooks`: JSON readers disagree on which one counts (install would edit the
+ * first, Claude Code reads the last), so such a file is refused.
+ */
+function duplicateKey(root: Node, src: string): string | null {
+  const walk = (node: Node, path: string[], deep: boolean): string | null => {
+    if (node.type === "array") {
+      for (const [i, c] of (node.children ?? []).entries()) {
+        const r = deep ? walk(c, [...path, String(i)], deep) : null;
+        if (r) return r;
+      }
+      return null;
+    }
+    if (node.type !== "object") return null;
+    const seen = new Map<string, Node>();
+    for (const prop of node.children ?? []) {
+      const key = prop.children?.[0]?.value as string;
+      const first = seen.get(key);
+      if (first) {
+        const where = [...path, key].map((k) => JSON.stringify(k)).join(".");
+        return `${where} appears twice (${lineCol(src, first.offset)} and ${lineCol(src, prop.offset)}); Claude Code reads only the last one, so tracegate will not edit this file: merge them into one and run the command again`;
+      }
+      seen.set(key, prop);
+      const value = prop.children?.[1];
+      // Below the top level only "hooks" matters to tracegate and to its hooks.
+      if (value && (deep || key === "hooks")) {
+        const r = walk(value, [...path, key], true);
+        if (r) return r;
+      }
+    }
+    return null;
+  };
+  return walk(root, [], false);
 }
 
 function lineCol(text: string, offset: number): string {

@@ -10,6 +10,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createExclusive, replaceFile } from "../fs/safe-open.ts";
 import { join, resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
@@ -68,14 +69,13 @@ async function keygen(argv: string[]): Promise<number> {
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     const priv = privateKey.export({ type: "pkcs8", format: "pem" }) as string;
     const pub = publicKey.export({ type: "spki", format: "pem" }) as string;
-    // Created 0600 so the private key is never readable by others, not even for a moment.
-    writeFileSync(keyPath, priv, { mode: 0o600, flag: values.force ? "w" : "wx" });
-    chmodSync(keyPath, 0o600);
-    writeFileSync(pubPath, pub, { mode: 0o644 });
-    if (values.force || !existsSync(tokenPath)) {
-      writeFileSync(tokenPath, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
-      chmodSync(tokenPath, 0o600);
-    }
+    // A fresh file, mode fixed before the first byte, renamed into place
+    // (--force) or created exclusively: never written through a symlink or
+    // into a file that was readable before.
+    const write = values.force ? replaceFile : createExclusive;
+    write(keyPath, priv, 0o600);
+    write(pubPath, pub, 0o644);
+    if (values.force || !existsSync(tokenPath)) write(tokenPath, `${randomBytes(32).toString("base64url")}\n`, 0o600);
     out(`wrote ${keyPath} (private, 0600), ${pubPath} and ${tokenPath} (0600)\nkey_id ${keyIdOf(publicKey)}\n`);
     return 0;
   } catch (e) {

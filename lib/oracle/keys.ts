@@ -11,7 +11,7 @@
  * // contents of /home/me/.config/tracegate/oracle.pub
  * ```
  */
-import { readFileSync } from "node:fs";
+import { readTextBounded } from "../fs/safe-open.ts";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
@@ -25,5 +25,6 @@ export function publicKeyPath(spec: string, configPath: string): string | null {
 /** The PEM text of `oracle.public_key`. Throws when the file cannot be read. */
 export function readPublicKeyPem(spec: string, configPath: string): string {
   const path = publicKeyPath(spec, configPath);
-  return path === null ? spec : readFileSync(path, "utf8");
+  // Bounded and never a FIFO: a public key is a few hundred bytes.
+  return path === null ? spec : readTextBounded(path, 64 * 1024);
 }

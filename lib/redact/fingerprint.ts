@@ -9,8 +9,12 @@
  * the key file. 16 bits also leaves too few bits to test guesses against
  * even if the key leaked: many candidates share each tag.
  */
-import { chmodSync, mkdirSync, openSync, readFileSync, writeSync, closeSync } from "node:fs";
+import { chmodSync, mkdirSync, openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
+import { readBounded } from "../fs/safe-open.ts";
+
+// Never a FIFO, a device or a symlink, and never more than a key's worth of bytes.
+const readKeyFile = (path: string) => readBounded(path, 4096, { noFollow: true });
 
 export type FingerprintKey = Uint8Array | string | (() => Uint8Array | string);
 
@@ -79,7 +83,7 @@ export const KEY_FILE = "redact.key";
 export function loadFingerprintKey(dir: string): Uint8Array {
   const path = join(dir, KEY_FILE);
   try {
-    const k = readFileSync(path);
+    const k = readKeyFile(path);
     if (k.length >= 16) return k;
   } catch {
     // missing: create below
@@ -102,7 +106,7 @@ export function loadFingerprintKey(dir: string): Uint8Array {
   } catch {
     // Lost the create race (read the winner's key) or the dir is unusable.
     try {
-      const k = readFileSync(path);
+      const k = readKeyFile(path);
       if (k.length >= 16) return k;
     } catch {
       // fall through

@@ -7,9 +7,10 @@
  * asked for; a session's text is its segments concatenated in offset order,
  * which is the local file's complete lines byte for byte.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { listSessionFiles, sessionFileName, sessionPath } from "../trace/store.ts";
+import { listSessionFiles, SESSION_READ_MAX_BYTES, sessionFileName, sessionPath } from "../trace/store.ts";
+import { readBounded } from "../fs/safe-open.ts";
 
 export interface SourceSession {
   /** The session's file name without `.jsonl` (the store's session directory name). */
@@ -45,10 +46,11 @@ function localSource(home: string): StoreSource {
       return existsSync(path) ? entry(path, 0, 0) : null;
     },
     async read(s) {
-      return readFileSync(s.label, "utf8");
+      // Never a FIFO, a device or a symlink planted in the store (lib/fs/safe-open.ts).
+      return readBounded(s.label, SESSION_READ_MAX_BYTES, { noFollow: true }).toString("utf8");
     },
     async readBytes(s) {
-      return readFileSync(s.label);
+      return readBounded(s.label, SESSION_READ_MAX_BYTES, { noFollow: true });
     },
   };
 }

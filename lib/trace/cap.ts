@@ -16,8 +16,13 @@ const encoder = new TextEncoder();
 
 /** The first `maxBytes` of `s` as UTF-8, never splitting a character. */
 export function utf8Head(s: string, maxBytes: number): string {
-  const buf = Buffer.from(s, "utf8");
-  if (buf.length <= maxBytes) return s;
+  // maxBytes bytes never hold more than maxBytes characters: encode only those.
+  let part = s.length > maxBytes ? s.slice(0, maxBytes) : s;
+  // Never end on half a surrogate pair (it would encode as U+FFFD).
+  if (part.length < s.length && /[\uD800-\uDBFF]$/.test(part)) part = part.slice(0, -1);
+  const buf = Buffer.from(part, "utf8");
+  if (buf.length <= maxBytes && part.length === s.length) return s;
+  if (buf.length <= maxBytes) return buf.toString("utf8");
   let end = maxBytes;
   // Step back over continuation bytes so the head stays valid UTF-8.
   while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;

@@ -6,16 +6,24 @@
  * calls) never interleave, overwrite or fork the chain. Nothing here rewrites
  * a line; corrections are new records.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { openAppend, readBounded } from "../fs/safe-open.ts";
 import { chainedLine, chainStart, lineHash } from "./chain.ts";
 import { sha256Hex } from "./digest.ts";
 import { acquireLock } from "./lock.ts";
 import type { TraceRecord } from "./record.ts";
 
 export const SESSIONS_DIR = "sessions";
-/** Where records with no usable session id go, so nothing is dropped. */
-export const UNATTRIBUTED = "unattributed";
+/**
+ * The session id of records with no usable session id, so nothing is dropped:
+ * the empty string, the one id no payload can claim (an empty `session_id` is
+ * itself unattributable). A real session called "unattributed" is an
+ * ordinary session and stays apart from this bucket.
+ */
+export const UNATTRIBUTED = "";
+/** The bucket's file: no session id maps to a name without the digest suffix. */
+export const UNATTRIBUTED_FILE = "_unattributed.jsonl";
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -32,6 +40,7 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
  * ```
  */
 export function sessionFileName(sessionId: string): string {
+  if (sessionId === UNATTRIBUTED) return UNATTRIBUTED_FILE;
   if (SAFE_ID.test(sessionId)) return `${sessionId}.jsonl`;
   const readable = sessionId.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
   const digest = sha256Hex(sessionId).slice(0, 16);
@@ -113,7 +122,7 @@ export function appendRecords(home: string, records: readonly TraceRecord[], opt
     const release = acquireLock(`${path}.lock`, opts.lockWaitMs);
     if (!release) unlocked.push(path);
     try {
-      const fd = openSync(path, "a+", 0o600);
+      const fd = openAppend(path, 0o600, { readable: true });
       try {
         const tail = tailOf(fd, group[0]!.session_id);
         const parts: Buffer[] = tail.needsNewline ? [Buffer.from("\n")] : [];
@@ -180,20 +189,27 @@ export function parseSessionText(file: string, text: string, types?: readonly st
 }
 
 /**
+/**
+ * The most of a session file any reader loads; a larger one (or a FIFO, a
+ * device, a symlink where the session file should be) is refused.
+ */
+export const SESSION_READ_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
  * A session file's bytes, or null when there is none. The one place the
- * store reads a whole file, so a safer open can replace it here.
+ * store reads a whole file: no-follow, regular files only, bounded.
  */
 export function readSessionBytes(home: string, sessionId: string): Buffer | null {
   const path = sessionPath(home, sessionId);
   if (!existsSync(path)) return null;
-  return readFileSync(path);
+  return readBounded(path, SESSION_READ_MAX_BYTES, { noFollow: true });
 }
 
 /** Read a session's records (optionally only some types); a missing file is an empty session. */
 export function readSession(home: string, sessionId: string, types?: readonly string[]): SessionRead {
   const path = sessionPath(home, sessionId);
   if (!existsSync(path)) return { records: [], lines: [], problems: [] };
-  return parseSessionText(path, readFileSync(path, "utf8"), types);
+  return parseSessionText(path, readBounded(path, SESSION_READ_MAX_BYTES, { noFollow: true }).toString("utf8"), types);
 }
 
 export interface SessionFile {
@@ -210,7 +226,8 @@ export function listSessionFiles(home: string): SessionFile[] {
     .filter((n) => n.endsWith(".jsonl"))
     .map((n) => {
       const path = join(dir, n);
-      const st = statSync(path);
+      // lstat: a symlink planted in the store is listed as what it is, never followed.
+      const st = lstatSync(path);
       return { path, bytes: st.size, mtimeMs: st.mtimeMs };
     })
     .sort((a, b) => b.mtimeMs - a.mtimeMs);

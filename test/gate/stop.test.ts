@@ -293,6 +293,24 @@ test("the agent repository is left as it was (no git state written by the gate)"
   const s = await session({ url: oracle.url });
   answer(s, "42\n");
   const before = git(s.work, "status", "--porcelain");
+  const gitBefore = gitDirState(s.work);
   await s.stop();
   expect(git(s.work, "status", "--porcelain")).toBe(before);
+  // Every file under .git, byte for byte and mode for mode: no index rewrite,
+  // no new object, ref, lock or config entry, not only a clean status.
+  expect(gitDirState(s.work)).toEqual(gitBefore);
 });
+
+/** Every entry under `<work>/.git`: path -> kind, mode and the sha256 of its bytes. */
+function gitDirState(work: string): Record<string, string> {
+  const { readdirSync, lstatSync, readFileSync } = require("node:fs") as typeof import("node:fs");
+  const { join } = require("node:path") as typeof import("node:path");
+  const dir = join(work, ".git");
+  const out: Record<string, string> = {};
+  for (const rel of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
+    const st = lstatSync(join(dir, rel));
+    const body = st.isFile() ? new Bun.CryptoHasher("sha256").update(readFileSync(join(dir, rel))).digest("hex") : "";
+    out[rel] = `${st.isDirectory() ? "d" : st.isSymbolicLink() ? "l" : "f"} ${(st.mode & 0o7777).toString(8)} ${body}`;
+  }
+  return out;
+}

@@ -68,8 +68,16 @@ describe("bad input never breaks the hook", () => {
   test("deep nesting is recorded with the deep part kept as text", async () => {
     const [r] = recordsIn(home, "deep.jsonl");
     expect(r.type).toBe("tool_call");
-    const flat = JSON.stringify(r);
-    expect(flat.length).toBeGreaterThan(1000);
+    // The kept levels are arrays of one array each, down to the JSON text of the rest.
+    let node: unknown = r.extra.x;
+    let kept = 0;
+    while (Array.isArray(node)) {
+      expect(node).toHaveLength(1);
+      node = node[0];
+      kept++;
+    }
+    expect(kept).toBeGreaterThan(10);
+    expect(node).toBe(`${"[".repeat(20_000 - kept)}${"]".repeat(20_000 - kept)}`);
   });
 
   test("invalid UTF-8 is recorded with replacement characters", () => {
@@ -126,7 +134,7 @@ describe("the data dir", () => {
     cleanup(root);
   });
 
-  test("full disk (/dev/full as the session file): exit 0, silent, error logged", async () => {
+  test("a symlink (to /dev/full) as the session file is refused, never followed: exit 0, silent, error logged", async () => {
     const root = tempDir();
     mkdirSync(join(root, "sessions"), { recursive: true });
     const { symlinkSync } = await import("node:fs");
@@ -134,7 +142,7 @@ describe("the data dir", () => {
     const r = await run(["post-tool-use"], { stdin: postToolUse("full"), env: { TRACEGATE_HOME: root, HOME: fakeHome } });
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBe(0);
-    expect(await Bun.file(join(root, "errors.log")).text()).toContain("ENOSPC");
+    expect(await Bun.file(join(root, "errors.log")).text()).toMatch(/stage=append \S+ ELOOP/);
     cleanup(root);
   });
 
@@ -161,6 +169,15 @@ test("a 30 MB tool_response is recorded cut, with the full value's sha256 and si
   expect(r.stdout.length).toBe(0);
   expect(r.ms).toBeLessThan(TIMEOUT_MS);
   const [rec] = recordsIn(home, "big.jsonl");
+  if (rec.type === "payload_cut") {
+    // A machine loaded past the work budget keeps the payload as a head instead (by design).
+    console.warn(`30 MB case hit the work budget on this loaded machine (load ${require("node:os").loadavg()[0].toFixed(1)}): checked the budget record, not the field cap`);
+    const payload = postToolUse("big", { tool_response: { stdout: big } });
+    expect(rec.reason).toBe("budget");
+    expect(rec.bytes).toBe(Buffer.byteLength(payload));
+    expect(rec.sha256).toBe(new Bun.CryptoHasher("sha256").update(payload).digest("hex"));
+    return;
+  }
   expect(rec.output.stdout.cut).toBe(true);
   expect(rec.output.stdout.bytes).toBe(big.length);
   expect(rec.output.stdout.sha256).toBe(new Bun.CryptoHasher("sha256").update(big).digest("hex"));

@@ -5,8 +5,8 @@
  * exits non-zero or sets process.exitCode.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { ROOT } from "../support/tracegate.ts";
 
@@ -30,9 +30,60 @@ const STDOUT_SPELLINGS = [
 ];
 const STDOUT_OWNERS = new Set(["lib/hook/stdout.ts", "lib/cli/print.ts"]);
 
-/** Modules a hook subcommand runs: the runtime, adapters, trace, redaction, git, gate, oracle client, config. */
-const HOOK_PATH = ["lib/hook/", "lib/harness/", "lib/trace/", "lib/redact/index", "lib/redact/engine", "lib/redact/rules", "lib/git/", "lib/gate/", "lib/handlers/", "lib/config/", "lib/oracle/client", "lib/oracle/verdict", "lib/oracle/jcs"];
-const onHookPath = (rel: string) => HOOK_PATH.some((p) => rel.startsWith(p)) && !rel.endsWith("/cli.ts");
+/**
+ * Modules a hook subcommand can run: everything reachable by static and
+ * dynamic imports from the hook entry (main.ts's hook branch loads
+ * lib/hook/run.ts and lib/handlers/index.ts). Derived, not listed, so a new
+ * module on the hook path is scanned the day it is imported.
+ */
+const HOOK_ENTRIES = ["lib/hook/run.ts", "lib/handlers/index.ts", "lib/hook/subcommands.ts"];
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g;
+
+function importGraph(entries: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  while (queue.length) {
+    const rel = queue.pop()!;
+    if (seen.has(rel)) continue;
+    seen.add(rel);
+    const text = readFileSync(join(ROOT, rel), "utf8").replace(/^\s*(\*|\/\/).*$/gm, "");
+    for (const m of text.matchAll(IMPORT)) {
+      const target = relative(ROOT, resolve(dirname(join(ROOT, rel)), m[1]!));
+      if (/\.(ts|js)$/.test(target) && existsSync(join(ROOT, target))) queue.push(target);
+    }
+  }
+  return seen;
+}
+
+const HOOK_PATH = importGraph(HOOK_ENTRIES);
+const onHookPath = (rel: string) => HOOK_PATH.has(rel);
+
+test("the hook path is derived from the import graph and covers what every hook runs", () => {
+  // main.ts's hook branch imports exactly the entries above.
+  const main = readFileSync(join(ROOT, "main.ts"), "utf8");
+  for (const e of ["lib/hook/run.ts", "lib/handlers/index.ts", "lib/hook/subcommands.ts"]) expect(main).toContain(`./${e}`);
+  for (const must of [
+    "lib/hook/stdin.ts",
+    "lib/hook/errorlog.ts",
+    "lib/trace/sanitize.ts",
+    "lib/trace/store.ts",
+    "lib/redact/index.ts",
+    "lib/redact/fingerprint.ts",
+    "lib/config/load.ts",
+    "lib/fs/safe-open.ts",
+    "lib/git/head.ts",
+    "lib/git/pack.ts",
+    "lib/gate/stop.ts",
+    "lib/oracle/keys.ts",
+    "lib/harness/claude.ts",
+  ]) {
+    expect({ must, found: HOOK_PATH.has(must) }).toEqual({ must, found: true });
+  }
+  // User commands stay off it.
+  for (const not of ["lib/cli/print.ts", "lib/install/register.ts", "lib/oracle/server.ts"]) {
+    expect({ not, found: HOOK_PATH.has(not) }).toEqual({ not, found: false });
+  }
+});
 
 test("stdout is spelled only in its two owner modules", () => {
   const offenders: string[] = [];

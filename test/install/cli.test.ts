@@ -142,7 +142,7 @@ describe("install / uninstall", () => {
     writeFileSync(t.user, USER_SETTINGS);
     const r = t.run("install", "--dry-run", "--gate");
     expect(r.code).toBe(0);
-    expect(r.out).toStartWith(`--- ${t.user}\n+++ ${t.user}\n@@ `);
+    expect(r.out).toStartWith(`# tracegate install --dry-run: nothing was written; this is the change to ${t.user}\n--- ${t.user}\n+++ ${t.user}\n@@ `);
     expect(r.out).toContain(`+            "command": "/bin/sh -c`);
     expect(readFileSync(t.user, "utf8")).toBe(USER_SETTINGS);
     expect(existsSync(`${t.user}.tracegate.bak`)).toBe(false);

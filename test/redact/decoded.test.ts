@@ -25,6 +25,7 @@ const kinds = (found: readonly Found[]): string[] => found.map((f) => `${f.kind}
 
 describe("Kubernetes Secret text (kubectl get secret -o yaml / -o json)", () => {
   test("base64 data holding a GitHub token is reported as github-pat within k8s-secret", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const yaml = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: gh\ntype: Opaque\ndata:\n  token: ${b64(tok)}\n  username: ${b64("admin")}\n`;
     const { output, found } = r.explainText!(yaml);
@@ -35,6 +36,7 @@ describe("Kubernetes Secret text (kubectl get secret -o yaml / -o json)", () => 
   });
 
   test("stringData: plaintext values are rescanned too and still always redacted", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const yaml = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: gh\nstringData:\n  token: ${tok}\n  mode: plain-words\n`;
     const { output, found } = r.explainText!(yaml);
@@ -44,6 +46,7 @@ describe("Kubernetes Secret text (kubectl get secret -o yaml / -o json)", () => 
   });
 
   test("JSON output (-o json), raw and JSON-escaped inside a tool response", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const json = JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "x" }, data: { token: b64(tok), user: b64("admin") } }, null, 2);
     const { output, found } = r.explainText!(json);
@@ -56,12 +59,14 @@ describe("Kubernetes Secret text (kubectl get secret -o yaml / -o json)", () => 
   });
 
   test("binary data (a certificate, random bytes) is redacted as k8s-secret without a rescan", () => {
+    expect.hasAssertions();
     const bin = Buffer.from(Array.from({ length: 48 }, (_, i) => (i * 37 + 11) % 256)).toString("base64");
     const { found } = r.explainText!(`apiVersion: v1\nkind: Secret\ndata:\n  blob: ${bin}\n`);
     expect(kinds(found)).toEqual(["k8s-secret"]);
   });
 
   test("a value too large to decode is still redacted whole, as k8s-secret", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const big = b64(`${"x".repeat(DECODE_MAX)} ${tok}`);
     const { output, found } = r.explainText!(`apiVersion: v1\nkind: Secret\ndata:\n  big: ${big}\n`);
@@ -70,6 +75,7 @@ describe("Kubernetes Secret text (kubectl get secret -o yaml / -o json)", () => 
   });
 
   test("a ConfigMap's base64-looking value is not decoded into a finding", () => {
+    expect.hasAssertions();
     const cm = `apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: ${b64("production")}\n`;
     expect(r.text(cm)).toBe(cm);
   });
@@ -77,6 +83,7 @@ describe("Kubernetes Secret text (kubectl get secret -o yaml / -o json)", () => 
 
 describe("Kubernetes Secret values (the JSON walk)", () => {
   test("data is decoded, stringData rescanned, every value redacted", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const { output, found } = r.explainValue!({ apiVersion: "v1", kind: "Secret", metadata: { name: "gh" }, data: { token: b64(tok), user: b64("admin"), empty: "" }, stringData: { plain: tok, word: "hello" } });
     const out = output as { data: Record<string, string>; stringData: Record<string, string>; metadata: unknown };
@@ -100,6 +107,7 @@ describe("Docker credentials", () => {
     JSON.stringify({ auths: { "ghcr.io": { auth: b64(`octo:${tok}`) }, "registry.example.com": { auth: b64(`deploy:${pw}`) } }, credsStore: "desktop" }, null, 2);
 
   test("auths.*.auth: decoded user:password; a registry token inside reports its own kind", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const pw = g.s(A.b62, 18);
     const text = config(tok, pw);
@@ -115,6 +123,7 @@ describe("Docker credentials", () => {
   });
 
   test("an auth that does not decode to user:password is not a docker-auth finding", () => {
+    expect.hasAssertions();
     for (const plain of ["no-colon-here-at-all", ":only-password", "only-user:"]) {
       const found = r.explainText!(`{"auths": {"r": {"auth": "${b64(plain)}"}}}`).found;
       expect(found.map((f) => f.kind)).not.toContain("docker-auth");
@@ -124,6 +133,7 @@ describe("Docker credentials", () => {
   });
 
   test(".dockerconfigjson in a pull secret: base64 of the whole config, decoded twice", () => {
+    expect.hasAssertions();
     const tok = ghp();
     const dcj = b64(config(tok, g.s(A.b62, 18)));
     const yaml = `apiVersion: v1\nkind: Secret\ntype: kubernetes.io/dockerconfigjson\nmetadata:\n  name: pull\ndata:\n  .dockerconfigjson: ${dcj}\n`;
@@ -141,6 +151,7 @@ describe("Docker credentials", () => {
 
 describe("bounded", () => {
   test("nesting stops after three decodes; the value is still redacted", () => {
+    expect.hasAssertions();
     const tok = ghp();
     // base64 of a Secret whose data is base64 of a Secret ... five levels down.
     let inner = tok;
@@ -152,6 +163,7 @@ describe("bounded", () => {
   });
 
   test("decoding costs linear time: 4x the Secret values costs about 4x", () => {
+    expect.hasAssertions();
     // Each value decodes to text full of keywords and near misses.
     const nearMiss = `ghp_short sk-ant-x "auth": "${b64("nocolon")}" password: x kind: Secret data: k: v `.repeat(40);
     const doc = (n: number) => {
@@ -174,7 +186,8 @@ describe("bounded", () => {
     cost(small);
     const a = cost(small);
     const b = cost(big);
-    if (b > 20) expect(b / Math.max(a, 1)).toBeLessThan(12);
+    // Below 20 ms the ratio is noise and the decode is fast anyway.
+    expect({ ok: b <= 20 || b / Math.max(a, 1) < 12, a, b }).toMatchObject({ ok: true });
   }, 60_000);
 });
 
@@ -182,6 +195,7 @@ describe("tracegate redact --explain", () => {
   const home = mkdtempSync(join(tmpdir(), "tg-redact-decoded-"));
   afterAll(() => rmSync(home, { recursive: true, force: true }));
   test("says which container a kind was decoded from", async () => {
+    expect.hasAssertions();
     const tok = ghp();
     const p = Bun.spawn([process.execPath, join(import.meta.dir, "../../main.ts"), "redact", "--explain"], {
       stdin: new TextEncoder().encode(`apiVersion: v1\nkind: Secret\ndata:\n  token: ${b64(tok)}\n`),

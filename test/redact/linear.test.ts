@@ -49,6 +49,7 @@ function cost(rules: readonly (typeof BUILTIN_RULES)[number][], s: string): numb
 describe("every rule scans near misses in linear time", () => {
   for (const [i, rule] of RULES.entries()) {
     test(`rule ${i} (${rule.kinds[0]}) 256 KB vs 1 MB`, () => {
+      expect.hasAssertions();
       const small = nearMisses(rule.keywords, 256 * 1024);
       const big = nearMisses(rule.keywords, 1024 * 1024);
       cost([rule], small); // warm the JIT and the lazily compiled regex
@@ -64,7 +65,8 @@ describe("every rule scans near misses in linear time", () => {
       // full megabyte the ratio is noise, and the rule is fast anyway.
       if (b > 20 && b / Math.max(a, 1) >= 12) [a, b] = measure();
       if (b > 20 && b / Math.max(a, 1) >= 12) console.error(`rule ${i}: 256KB ${a.toFixed(1)} ms, 1MB ${b.toFixed(1)} ms`);
-      if (b > 20) expect(b / Math.max(a, 1)).toBeLessThan(12);
+      // Below 20 ms for a full megabyte the rule is fast whatever the ratio says.
+      expect({ rule: i, ok: b <= 20 || b / Math.max(a, 1) < 12, a, b }).toMatchObject({ rule: i, ok: true });
     }, 60_000);
   }
 });

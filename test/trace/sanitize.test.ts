@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { capRecord, cutString, utf8Head } from "../../lib/trace/cap.ts";
 import { boundDepth, depthExceeds } from "../../lib/trace/depth.ts";
-import { sanitize } from "../../lib/trace/sanitize.ts";
+import { HEADER_BYTES, sanitize, sanitizeHeaderText } from "../../lib/trace/sanitize.ts";
 import { defaultRedactor } from "../../lib/redact/index.ts";
 import type { TraceRecord } from "../../lib/trace/record.ts";
 
@@ -45,11 +45,18 @@ test("sanitize redacts before it cuts, so a secret at the cut cannot leave half 
   expect(JSON.stringify(out)).not.toContain(token.slice(4, 16));
 });
 
-test("sanitize never touches the header fields", () => {
-  const rec = { id: "token=abcdefgh1234", type: "message", session_id: "password=hunter22", harness: "claude", ts: "t", role: "user", text: "hi" } as TraceRecord;
+test("sanitize redacts and caps header fields too", () => {
+  const token = `ghp_${"A1b2C3d4E5".repeat(3)}abcdef`;
+  const rec = { id: "i", type: "message", session_id: token, harness: "claude", ts: "t", event: "x".repeat(10_000), role: "user", text: "hi" } as TraceRecord;
   const out = sanitize(rec, defaultRedactor) as any;
-  expect(out.session_id).toBe("password=hunter22");
-  expect(out.id).toBe("token=abcdefgh1234");
+  expect(out.session_id).not.toContain(token.slice(4, 16));
+  expect(out.session_id).toContain("[REDACTED:");
+  expect(Buffer.byteLength(out.event)).toBeLessThanOrEqual(HEADER_BYTES);
+  expect(out.event.startsWith("xxxx")).toBe(true);
+  // One id always maps to one stored value, and two long ids stay apart.
+  expect(sanitizeHeaderText("x".repeat(10_000), defaultRedactor)).toBe(out.event);
+  expect(sanitizeHeaderText(`${"x".repeat(9_999)}y`, defaultRedactor)).not.toBe(out.event);
+  expect(out.id).toBe("i");
 });
 
 test("capRecord shrinks the largest members, deepest first, and keeps the rest", () => {
