@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { adapterFor } from "../../lib/harness/registry.ts";
 import { findOwnEntries } from "../../lib/install/own-file.ts";
 import { findEntries } from "../../lib/install/settings.ts";
-import { serve, type Served } from "../oracle/support.ts";
+import { serve, TEST_TOKEN, type Served } from "../oracle/support.ts";
 import { BINARY, ROOT, baseEnv, cleanup, recordsIn, tempDir } from "../support/tracegate.ts";
 
 export const FIXTURES = join(ROOT, "test", "fixtures", "harness");
@@ -159,7 +159,7 @@ export function makeWorld(harness: string, opts: { gate?: boolean; env?: Record<
         url = srv.url;
       }
       const config = {
-        oracle: { url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" },
+        oracle: { url, public_key: join(keyDir, "oracle.pub"), token: TEST_TOKEN, timeout_s: 30, on_error: "allow" },
         gate: { max_attempts: o.max_attempts ?? 3 },
         task_id: "harness-answer",
       };

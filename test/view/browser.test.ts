@@ -175,7 +175,7 @@ btest("a verdict edited on disk (FAIL made PASS) shows that its signature does n
   const forgedRow = page.locator('tr.row[data-key="forged-1.jsonl"]');
   await page.fill("input.search", "forged-1");
   await forgedRow.waitFor();
-  expect(await forgedRow.textContent()).toContain("no_flip");
+  expect(await forgedRow.textContent()).toContain("unverified");
   expect(await forgedRow.textContent()).toContain("unverified flip");
   await page.fill("input.search", DEMO);
   await page.locator(`tr.row[data-key="${DEMO}.jsonl"] .sig-ok`).waitFor();

@@ -94,7 +94,7 @@ test("lists sessions newest first with filters, search and paging, and reads one
   expect(p1.rows.length).toBe(50);
   const starts = p1.rows.map((r: any) => Date.parse(r.start));
   expect([...starts].sort((a, b) => b - a)).toEqual(starts);
-  expect(p1.rows[0]).toMatchObject({ session_id: expect.stringMatching(/^sess-00000-/), harness: "claude", repo: "/home/dev/src/acme/billing", duration_ms: 80_000, tool_calls: 6, tool_calls_exact: true, outcome: "flip", ended: true });
+  expect(p1.rows[0]).toMatchObject({ session_id: expect.stringMatching(/^sess-00000-/), harness: "claude", repo: "/home/dev/src/acme/billing", duration_ms: 80_000, tool_calls: 6, tool_calls_exact: true, outcome: "unverified", ended: true }); // no oracle key configured: a claimed flip is not one
   expect(p1.rows[0].first_prompt).toContain("pagination");
   expect((await api("")).rows.length).toBe(50); // the default page
   const p3 = await api("limit=50&offset=100");
@@ -136,7 +136,7 @@ test("--from file:// reads a synced store (sync's layout, through lib/source), r
   const list = JSON.parse((await get(v.port, `/api/sessions?token=${v.token}`)).body);
   expect(list.live).toBe(false);
   expect(list.rows).toHaveLength(1);
-  expect(list.rows[0]).toMatchObject({ key: "sess-synced.jsonl", repo: "acme/billing", session_id: "sess-synced", outcome: "flip", tool_calls: 6 });
+  expect(list.rows[0]).toMatchObject({ key: "sess-synced.jsonl", repo: "acme/billing", session_id: "sess-synced", outcome: "unverified", tool_calls: 6 }); // no oracle key: unverified
   const one = JSON.parse((await get(v.port, `/api/session?token=${v.token}&key=${encodeURIComponent(list.rows[0].key)}`)).body);
   expect(one.records).toHaveLength(recs.length);
   expect(readFileSync(join(dir, "000000000000.jsonl"), "utf8")).toBe(before);

@@ -46,7 +46,7 @@ async function check(url: string, env: Record<string, string>): Promise<void> {
   const list = await api("/api/sessions");
   expect(list.live).toBe(false);
   expect(list.rows.map((r: any) => r.session_id)).toEqual(["store-b", "store-a"]);
-  expect(list.rows[1]).toMatchObject({ outcome: "flip", tool_calls: 6, tool_calls_exact: true, ended: true });
+  expect(list.rows[1]).toMatchObject({ outcome: "unverified", tool_calls: 6, tool_calls_exact: true, ended: true });
   expect(list.rows[0].ended).toBe(false);
   const one = await api(`/api/session?key=${encodeURIComponent(list.rows[1].key)}`);
   expect(one.records.map((r: any) => r.type)).toContain("oracle_verdict");
