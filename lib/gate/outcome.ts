@@ -17,6 +17,7 @@
  *
  * @example
  * ```ts
+ * import { readFileSync } from "node:fs";
  * import { analyzeSession } from "./outcome.ts";
  * analyzeSession(readFileSync(file), { file, publicKey }).outcome; // "flip" | "no_flip" | ...
  * ```
@@ -254,7 +255,7 @@ function chainOf(lines: readonly Uint8Array[], sessionId: string): Chain {
  *
  * @example
  * ```ts
- * const a = analyzeSession(readFileSync(path), { file: path, publicKey: pem });
+ * const a = analyzeSession(new TextEncoder().encode(text), { file: path, publicKey: pem });
  * a.outcome;  // "flip" only for a PASS that verifies in every respect
  * a.problems; // [{ line: 7, problem: "verdict field verdict \"PASS\" is not the signed \"FAIL\"" }]
  * ```

@@ -23,7 +23,7 @@
  * @example
  * ```ts
  * import { createStopGate } from "./stop.ts";
- * const handler = createStopGate(observe("stop"));
+ * const handler = createStopGate(observe(claude, "stop"), (c) => claude.stopInput(c.payload as Record<string, unknown>, c.env));
  * const { records, decision } = await handler(ctx);
  * ```
  */

@@ -21,7 +21,7 @@ export function neutralName(name: string): string {
  *
  * @example
  * ```ts
- * neutralAdapter("windsurf").records("stop", { session_id: "s" }, "s", facts)[0].type; // "event"
+ * neutralAdapter("windsurf").records("stop", { session_id: "s" }, "s", facts)[0]!.type; // "event"
  * ```
  */
 export function neutralAdapter(name: string): HarnessAdapter {

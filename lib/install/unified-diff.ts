@@ -71,7 +71,7 @@ function bounded(text: string): string {
  *
  * @example
  * ```ts
- * import { unifiedDiff } from "./diff.ts";
+ * import { unifiedDiff } from "./unified-diff.ts";
  * unifiedDiff("a\nb\n", "a\nc\n", "settings.json");
  * // "--- settings.json\n+++ settings.json\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
  * ```

@@ -13,7 +13,7 @@
  * ```ts
  * import { requestVerdict } from "./client.ts";
  * const r = await requestVerdict({ url: "http://127.0.0.1:8700", body, deadlineMs: 30_000 });
- * if (r.kind === "verdict") verifyVerdict(r.signed, publicPem, { task_id, session_id, base_commit, diff_sha256, attempt });
+ * if (r.kind === "verdict") verifyVerdict(r.signed, publicPem, { task_id, session_id, base_commit, diff_sha256, chain_head, attempt });
  * ```
  */
 

@@ -17,7 +17,7 @@
  * @example
  * ```ts
  * import { runJob } from "./run.ts";
- * const r = await runJob({ repo: "/srv/task", base: sha, diff, testCmd: "npm test", timeoutMs: 600_000 });
+ * const r = await runJob({ repo: "/srv/task", base: sha, diff, testCmd: "npm test", timeoutMs: 600_000, sandbox: { kind: "none" } });
  * r.verdict; // "PASS" | "FAIL"
  * ```
  */

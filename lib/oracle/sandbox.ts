@@ -17,7 +17,7 @@
  *
  * @example
  * ```ts
- * const box: Sandbox = { kind: "bwrap", bwrap: "bwrap", cpuSeconds: 600, memoryBytes: 8 * 2 ** 30, network: false };
+ * const box = { kind: "bwrap" as const, bwrap: "bwrap", cpuSeconds: 600, memoryBytes: 8 * 2 ** 30, network: false };
  * const { cmd, args } = sandboxed(box, "/tmp/job/wt", "npm test");
  * ```
  */
@@ -165,7 +165,7 @@ export async function handOver(box: Sandbox, root: string): Promise<void> {
  * @example
  * ```ts
  * const r = await chooseSandbox({ kind: "bwrap", bwrap: "bwrap", cpuSeconds: 600, memoryBytes: 2 ** 33, network: false });
- * if ("problem" in r) refuse(r.problem); else serve(r.box);
+ * if ("problem" in r) console.error(r.problem); else console.log(r.box.kind);
  * ```
  */
 export async function chooseSandbox(box: Sandbox, env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ box: Sandbox } | { problem: string }> {

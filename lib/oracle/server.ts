@@ -31,7 +31,7 @@
  * @example
  * ```ts
  * import { startOracleServer } from "./server.ts";
- * const s = await startOracleServer({ repo, testCmd: "npm test", privateKeyPem, port: 0 });
+ * const s = await startOracleServer({ repo, testCmd: "npm test", privateKeyPem, port: 0, token: "secret", sandbox: { kind: "none" } });
  * s.url; // "http://127.0.0.1:41234"
  * await s.stop();
  * ```

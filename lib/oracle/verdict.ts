@@ -107,7 +107,7 @@ export { sha256Hex };
  *
  * @example
  * ```ts
- * const signed = signVerdict({ task_id, session_id, base_commit, diff_sha256, attempt: 1,
+ * const signed = signVerdict({ task_id, session_id, base_commit, diff_sha256, chain_head, attempt: 1,
  *   verdict: "FAIL", tests_hash }, privatePem);
  * ```
  */
@@ -191,7 +191,7 @@ export function checkSignature(signed: unknown, publicKey: KeyInput): VerifyResu
  * @example
  * ```ts
  * const r = verifyVerdict(answer, publicPem, { task_id, session_id, base_commit, diff_sha256, chain_head, attempt });
- * if (!r.verified) log(r.problem);
+ * if (!r.verified) console.error(r.problem);
  * ```
  */
 export function verifyVerdict(signed: unknown, publicKey: KeyInput, expected: VerdictBinding): VerifyResult {

@@ -14,7 +14,7 @@
  * @example
  * ```ts
  * const release = acquireLock("/data/sessions/s.jsonl.lock", 1500);
- * try { append(); } finally { release?.(); }
+ * try { console.log("append here"); } finally { release?.(); }
  * ```
  */
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";

@@ -12,7 +12,7 @@
  * @example
  * ```ts
  * const cache = new SummaryCache();
- * const rows = await Promise.all((await source.list()).map((e) => cache.get(e)));
+ * const row = await cache.get(entry); // read once, then from the cache until the file changes
  * ```
  */
 import { closeSync, openSync, readSync } from "node:fs";

@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * const key = await configuredPublicKey(process.env);
- * signatureChecks(records, key.pem); // { "<record id>": { state: "ok" } }
+ * signatureChecks(records, key); // { "<record id>": { state: "ok" } }
  * ```
  */
 import { loadConfig } from "../config/load.ts";

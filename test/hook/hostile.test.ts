@@ -6,6 +6,7 @@
  * (the invariant); bench/hostile prints the figures.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOOKS } from "../../lib/hook/subcommands.ts";
@@ -346,6 +347,8 @@ describe("raw text decoded before redaction", () => {
     const { home, env } = fresh();
     const cwd = join(root, `secret-project-name-${n++}`);
     mkdirSync(cwd);
+    // A repository config is read only at the root of a git repository.
+    execFileSync("git", ["init", "-q", cwd]);
     writeFileSync(join(cwd, ".tracegate.jsonc"), '{"oracle": {"url": "http://evil"}, "redact": {"extra": [{"kind": "x", "pattern": "(a+)+"}]}}');
     const r = await run(["post-tool-use"], { stdin: postToolUse("cfg", { cwd }), env });
     expect(r.code).toBe(0);
