@@ -1,0 +1,175 @@
+/**
+ * Captures the real hook payloads each client sends, as fixtures for adapter
+ * unit tests: `bun test/e2e/support/capture.ts [codex|gemini|copilot ...]`.
+ *
+ * Each client runs a scripted session against the model server with a
+ * recording hook (record-hook.sh) registered by hand for every event its
+ * pinned version knows; the stop event refuses once, so the continuation
+ * (`stop_hook_active: true`) is captured too. The payloads are written in
+ * firing order to `test/fixtures/harness/<client>/<scenario>/NN-<event>.json`,
+ * with the temp world's path replaced by `/tmp/e2e-world` so that fixtures
+ * do not change from one capture to the next except for ids and times.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeWorld, ROOT, type World } from "./claude.ts";
+import { clientHome, prepare, runClient, type ClientName } from "./clients.ts";
+import { startModelServer, type Scenario } from "./model-server.ts";
+import { plantedSecret } from "./secret.ts";
+
+const RECORDER = join(import.meta.dir, "record-hook.sh");
+const FIXTURES = join(ROOT, "test", "fixtures", "harness");
+/** Every event each pinned client knows (harness-clients.md lists them from the binaries' schemas). */
+export const CLIENT_EVENTS: Record<Exclude<ClientName, "opencode">, readonly string[]> = {
+  codex: ["SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "Interrupt"],
+  gemini: ["SessionStart", "SessionEnd", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "BeforeTool", "AfterTool", "PreCompress", "Notification"],
+  copilot: [
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "userPromptTransformed",
+    "preToolUse",
+    "preMcpToolCall",
+    "postToolUse",
+    "postToolUseFailure",
+    "errorOccurred",
+    "agentStop",
+    "subagentStart",
+    "subagentStop",
+    "preCompact",
+    "permissionRequest",
+    "notification",
+  ],
+};
+const STOP_EVENT = { codex: "Stop", gemini: "AfterAgent", copilot: "agentStop" } as const;
+const BLOCK = {
+  codex: { decision: "block", reason: "CAPTURE: refused once, check again" },
+  gemini: { decision: "deny", reason: "CAPTURE: refused once, check again" },
+  copilot: { decision: "block", reason: "CAPTURE: refused once, check again" },
+};
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionRequest", "BeforeTool", "AfterTool"]);
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Writes the recording hook for every event into the client's user-level config. */
+function registerRecorder(world: World, name: Exclude<ClientName, "opencode">, dir: string): void {
+  const home = clientHome(world, name);
+  const cmd = (event: string) => {
+    const block = event === STOP_EVENT[name] ? ` ${q(JSON.stringify(BLOCK[name]))}` : "";
+    return `${RECORDER} ${q(dir)} ${event}${block}`;
+  };
+  if (name === "codex") {
+    const hooks: Record<string, unknown[]> = {};
+    for (const e of CLIENT_EVENTS.codex) {
+      const h = { type: "command", command: cmd(e), timeout: 30 };
+      hooks[e] = [TOOL_EVENTS.has(e) ? { matcher: "*", hooks: [h] } : { hooks: [h] }];
+    }
+    writeFileSync(join(home, "hooks.json"), JSON.stringify({ hooks }, null, 2));
+  } else if (name === "gemini") {
+    const path = join(home, "settings.json");
+    const settings = JSON.parse(readFileSync(path, "utf8"));
+    settings.hooks = {};
+    for (const e of CLIENT_EVENTS.gemini) {
+      const h = { type: "command", command: cmd(e), timeout: 30_000, name: `record-${e}` };
+      settings.hooks[e] = [TOOL_EVENTS.has(e) ? { matcher: "*", hooks: [h] } : { hooks: [h] }];
+    }
+    writeFileSync(path, JSON.stringify(settings, null, 2));
+  } else {
+    mkdirSync(join(home, "hooks"), { recursive: true });
+    const hooks: Record<string, unknown[]> = {};
+    for (const e of CLIENT_EVENTS.copilot) hooks[e] = [{ type: "command", bash: cmd(e), timeoutSec: 30 }];
+    writeFileSync(join(home, "hooks", "record.json"), JSON.stringify({ version: 1, hooks }, null, 2));
+  }
+}
+
+/** A scenario: prompt, script, and the files of the repo. */
+interface CaptureScenario {
+  readonly prompt: string;
+  readonly script: Scenario;
+  readonly clients: readonly Exclude<ClientName, "opencode">[];
+}
+
+const SUB_PROMPT = "SUBTASK: print the sub-agent marker";
+
+const SCENARIOS: Record<string, CaptureScenario> = {
+  // Prompt, a shell call whose output holds a planted secret, a failing shell call, the final
+  // text, one refused stop, and the final text after it.
+  basic: {
+    prompt: "Print the greeting and the token, run the failing check, then say what happened.",
+    script: [
+      [{ type: "shell", command: `echo hello-from-e2e; echo ${plantedSecret()}` }],
+      [{ type: "shell", command: "echo to-stdout; echo to-stderr >&2; exit 3" }],
+      [{ type: "text", text: "All done: printed the greeting, the check exited 3." }],
+      [{ type: "text", text: "Checked again after the refusal; done." }],
+    ],
+    clients: ["codex", "gemini", "copilot"],
+  },
+  // Copilot's sub-agents: agentStop fires for the sub-agent (with parentAgentId) as well.
+  subagent: {
+    prompt: "Delegate printing the marker to a sub-agent.",
+    script: [
+      (ctx) =>
+        ctx.history.some((m) => m.role === "user" && m.text.includes("SUBTASK"))
+          ? [{ type: "shell", command: "echo sub-agent-marker" }]
+          : [{ type: "tool_use", name: "task", input: { description: "print marker", prompt: SUB_PROMPT, agent_type: "general-purpose", name: "marker" } }],
+      (ctx) =>
+        ctx.history.some((m) => m.role === "user" && m.text.includes("SUBTASK"))
+          ? [{ type: "text", text: "Sub done." }]
+          : [{ type: "text", text: "The sub-agent printed the marker." }],
+      [{ type: "text", text: "Checked again after the refusal; done." }],
+    ],
+    clients: ["copilot"],
+  },
+};
+
+async function capture(name: Exclude<ClientName, "opencode">, scenarioName: string, sc: CaptureScenario) {
+  const model = await startModelServer(sc.script);
+  const world = makeWorld({ settings: false });
+  const dir = join(world.root, "recorded");
+  mkdirSync(dir);
+  try {
+    prepare(world, name, model.url);
+    registerRecorder(world, name, dir);
+    const run = await runClient(world, name, { prompt: sc.prompt, modelUrl: model.url, timeoutMs: 180_000 });
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort((a, b) => (BigInt(a.split("-")[0]!) < BigInt(b.split("-")[0]!) ? -1 : 1));
+    const out = join(FIXTURES, name, scenarioName);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    files.forEach((f, i) => {
+      const event = f.replace(/^\d+-\d+-/, "").replace(/\.json$/, "");
+      const raw = readFileSync(join(dir, f), "utf8").split(world.root).join("/tmp/e2e-world");
+      let text: string;
+      try {
+        text = `${JSON.stringify(JSON.parse(raw), null, 2)}\n`;
+      } catch {
+        text = raw;
+      }
+      writeFileSync(join(out, `${String(i + 1).padStart(2, "0")}-${event}.json`), text);
+    });
+    if (name === "copilot") {
+      // agentStop carries no final text: the adapter reads the tail of transcriptPath. Keep one.
+      const stateDir = join(clientHome(world, "copilot"), "session-state");
+      for (const sid of readdirSync(stateDir)) {
+        const events = join(stateDir, sid, "events.jsonl");
+        if (existsSync(events)) writeFileSync(join(out, "transcript.events.jsonl"), readFileSync(events, "utf8").split(world.root).join("/tmp/e2e-world"));
+      }
+    }
+    console.log(`${name}/${scenarioName}: rc ${run.code}, ${Math.round(run.durationMs)} ms, ${files.length} payloads, ${model.requests.filter((r) => r.kind === "main").length} main requests`);
+    if (run.code !== 0) console.log(run.stderr.slice(-3000));
+  } finally {
+    await model.stop();
+    world.cleanup();
+  }
+}
+
+if (import.meta.main) {
+  const wanted = process.argv.slice(2);
+  for (const [scenarioName, sc] of Object.entries(SCENARIOS)) {
+    for (const name of sc.clients) {
+      if (wanted.length && !wanted.includes(name)) continue;
+      await capture(name, scenarioName, sc);
+    }
+  }
+}
