@@ -1,0 +1,9 @@
+/**
+ * End to end with the real codex client (pinned devDependency, see
+ * test/e2e/support/clients.ts for how it runs offline) against the scripted
+ * model server, with hooks from `tracegate install --harness codex`.
+ * Needs `npm run build` first (`npm test` does it).
+ */
+import { harnessSuite } from "./support/harness-suite.ts";
+
+harnessSuite("codex");
