@@ -10,11 +10,11 @@
  * with the temp world's path replaced by `/tmp/e2e-world` so that fixtures
  * do not change from one capture to the next except for ids and times.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, ROOT, type World } from "./claude.ts";
-import { clientHome, prepare, runClient, type ClientName } from "./clients.ts";
-import { startModelServer, type Scenario } from "./model-server.ts";
+import { clientHome, prepare, runClient, type ClientName, type ClientRun } from "./clients.ts";
+import { startModelServer, type ModelServer, type Scenario } from "./model-server.ts";
 import { plantedSecret } from "./secret.ts";
 
 const RECORDER = join(import.meta.dir, "record-hook.sh");
@@ -41,8 +41,8 @@ export const CLIENT_EVENTS: Record<Exclude<ClientName, "opencode">, readonly str
     "notification",
   ],
 };
-const STOP_EVENT = { codex: "Stop", gemini: "AfterAgent", copilot: "agentStop" } as const;
-const BLOCK = {
+const STOP_EVENT: Record<string, string> = { codex: "Stop", gemini: "AfterAgent", copilot: "agentStop" } as const;
+const BLOCK: Record<string, object> = {
   codex: { decision: "block", reason: "CAPTURE: refused once, check again" },
   gemini: { decision: "deny", reason: "CAPTURE: refused once, check again" },
   copilot: { decision: "block", reason: "CAPTURE: refused once, check again" },
@@ -83,15 +83,16 @@ function registerRecorder(world: World, name: Exclude<ClientName, "opencode">, d
 }
 
 /** A scenario: prompt, script, and the files of the repo. */
-interface CaptureScenario {
+export interface CaptureScenario {
   readonly prompt: string;
   readonly script: Scenario;
-  readonly clients: readonly Exclude<ClientName, "opencode">[];
+  readonly clients: readonly ClientName[];
 }
 
 const SUB_PROMPT = "SUBTASK: print the sub-agent marker";
 
-const SCENARIOS: Record<string, CaptureScenario> = {
+/** The capture scenarios, by fixture dir name. */
+export const SCENARIOS: Record<string, CaptureScenario> = {
   // Prompt, a shell call whose output holds a planted secret, a failing shell call, the final
   // text, one refused stop, and the final text after it.
   basic: {
@@ -102,7 +103,7 @@ const SCENARIOS: Record<string, CaptureScenario> = {
       [{ type: "text", text: "All done: printed the greeting, the check exited 3." }],
       [{ type: "text", text: "Checked again after the refusal; done." }],
     ],
-    clients: ["codex", "gemini", "copilot"],
+    clients: ["codex", "gemini", "copilot", "opencode"],
   },
   // Copilot's sub-agents: agentStop fires for the sub-agent (with parentAgentId) as well.
   subagent: {
@@ -122,46 +123,101 @@ const SCENARIOS: Record<string, CaptureScenario> = {
   },
 };
 
-async function capture(name: Exclude<ClientName, "opencode">, scenarioName: string, sc: CaptureScenario) {
+/** One payload a recording hook (or the OpenCode recorder plugin) saved, in firing order. */
+export interface Recorded {
+  /** The key the hook was registered under; for OpenCode `event-<type>`, `hook-<name>` or `init-plugin`. */
+  readonly event: string;
+  /** The payload, with the world's path replaced by `/tmp/e2e-world`. */
+  readonly payload: unknown;
+  /** The payload's text as received (after the same replacement). */
+  readonly raw: string;
+}
+
+export interface Recording {
+  readonly run: ClientRun;
+  readonly payloads: readonly Recorded[];
+  readonly model: ModelServer;
+  /** Copilot: its transcript (events.jsonl) at the end, path-replaced; "" otherwise. */
+  readonly transcript: string;
+  /** Files under the world's HOME, relative, listed before cleanup (for checks such as "no npm install ran"). */
+  readonly homeFiles: readonly string[];
+}
+
+function listFiles(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = join(dir, d.name);
+    return d.isDirectory() ? listFiles(p, base) : [p.slice(base.length + 1)];
+  });
+}
+
+/**
+ * Runs one scenario on a client with the recording hook for every event (or,
+ * for OpenCode, the recorder plugin in the global config dir) and returns
+ * what was recorded. The world is removed before it returns.
+ *
+ * @example
+ * ```ts
+ * const rec = await record("codex", SCENARIOS.basic!);
+ * rec.payloads.map((p) => p.event); // ["SessionStart", "UserPromptSubmit", ...]
+ * ```
+ */
+export async function record(name: ClientName, sc: CaptureScenario): Promise<Recording> {
   const model = await startModelServer(sc.script);
   const world = makeWorld({ settings: false });
   const dir = join(world.root, "recorded");
   mkdirSync(dir);
   try {
     prepare(world, name, model.url);
-    registerRecorder(world, name, dir);
-    const run = await runClient(world, name, { prompt: sc.prompt, modelUrl: model.url, timeoutMs: 180_000 });
+    if (name === "opencode") {
+      mkdirSync(join(clientHome(world, "opencode"), "plugins"), { recursive: true });
+      copyFileSync(join(import.meta.dir, "opencode-recorder.ts"), join(clientHome(world, "opencode"), "plugins", "tracegate-recorder.ts"));
+    } else registerRecorder(world, name, dir);
+    const run = await runClient(world, name, { prompt: sc.prompt, modelUrl: model.url, timeoutMs: 180_000, env: { TG_RECORD_DIR: dir } });
     const files = readdirSync(dir)
       .filter((f) => f.endsWith(".json"))
       .sort((a, b) => (BigInt(a.split("-")[0]!) < BigInt(b.split("-")[0]!) ? -1 : 1));
-    const out = join(FIXTURES, name, scenarioName);
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(out, { recursive: true });
-    files.forEach((f, i) => {
-      const event = f.replace(/^\d+-\d+-/, "").replace(/\.json$/, "");
+    const payloads = files.map((f) => {
+      const event = f.replace(/^\d+-(\d+-)?/, "").replace(/\.json$/, "");
       const raw = readFileSync(join(dir, f), "utf8").split(world.root).join("/tmp/e2e-world");
-      let text: string;
+      let payload: unknown = raw;
       try {
-        text = `${JSON.stringify(JSON.parse(raw), null, 2)}\n`;
+        payload = JSON.parse(raw);
       } catch {
-        text = raw;
+        // kept as text: a client that sent something not JSON is worth seeing
       }
-      writeFileSync(join(out, `${String(i + 1).padStart(2, "0")}-${event}.json`), text);
+      return { event, payload, raw };
     });
+    let transcript = "";
     if (name === "copilot") {
-      // agentStop carries no final text: the adapter reads the tail of transcriptPath. Keep one.
       const stateDir = join(clientHome(world, "copilot"), "session-state");
-      for (const sid of readdirSync(stateDir)) {
+      for (const sid of existsSync(stateDir) ? readdirSync(stateDir) : []) {
         const events = join(stateDir, sid, "events.jsonl");
-        if (existsSync(events)) writeFileSync(join(out, "transcript.events.jsonl"), readFileSync(events, "utf8").split(world.root).join("/tmp/e2e-world"));
+        if (existsSync(events)) transcript = readFileSync(events, "utf8").split(world.root).join("/tmp/e2e-world");
       }
     }
-    console.log(`${name}/${scenarioName}: rc ${run.code}, ${Math.round(run.durationMs)} ms, ${files.length} payloads, ${model.requests.filter((r) => r.kind === "main").length} main requests`);
-    if (run.code !== 0) console.log(run.stderr.slice(-3000));
+    return { run, payloads, model, transcript, homeFiles: listFiles(world.home) };
   } finally {
     await model.stop();
     world.cleanup();
   }
+}
+
+async function capture(name: ClientName, scenarioName: string, sc: CaptureScenario) {
+  const rec = await record(name, sc);
+  const out = join(FIXTURES, name, scenarioName);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const width = Math.max(2, String(rec.payloads.length).length);
+  rec.payloads.forEach((p, i) => {
+    const text = typeof p.payload === "string" ? p.raw : `${JSON.stringify(p.payload, null, 2)}\n`;
+    writeFileSync(join(out, `${String(i + 1).padStart(width, "0")}-${p.event}.json`), text);
+  });
+  // agentStop carries no final text: the adapter reads the tail of transcriptPath. Keep one.
+  if (rec.transcript) writeFileSync(join(out, "transcript.events.jsonl"), rec.transcript);
+  const mains = rec.model.requests.filter((r) => r.kind === "main").length;
+  console.log(`${name}/${scenarioName}: rc ${rec.run.code}, ${Math.round(rec.run.durationMs)} ms, ${rec.payloads.length} payloads, ${mains} main requests`);
+  if (rec.run.code !== 0) console.log(rec.run.stderr.slice(-3000));
 }
 
 if (import.meta.main) {

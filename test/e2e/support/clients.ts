@@ -217,7 +217,7 @@ export function prepare(world: World, name: ClientName, modelUrl: string): void 
           2,
         ),
       );
-      for (const d of [home, join(world.repo, ".opencode")]) stubOpencodeDeps(d);
+      stubOpencodeDeps(home);
       return;
     }
   }
@@ -273,6 +273,8 @@ function commandLine(name: ClientName, prompt: string): { args: string[]; stdin:
  * ```
  */
 export async function runClient(world: World, name: ClientName, opts: ClientRunOptions): Promise<ClientRun> {
+  // A project config dir (written by a project-scope install) needs the same stub as the global one.
+  if (name === "opencode" && existsSync(join(world.repo, ".opencode"))) stubOpencodeDeps(join(world.repo, ".opencode"));
   const { args, stdin } = commandLine(name, opts.prompt);
   args.push(...(opts.args ?? []));
   const env = { ...world.env, ...clientEnv(world, name, opts.modelUrl), ...opts.env };
