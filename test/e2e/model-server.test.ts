@@ -164,7 +164,7 @@ describe("scripted model server: the other dialects", () => {
         responseJsonSchema: { type: "object", properties: { complexity_reasoning: { type: "string" }, complexity_score: { type: "integer", minimum: 1 }, unproductive_state_confidence: { type: "number" }, next_speaker: { type: "string", enum: ["user", "model"] } } },
       },
     });
-    const answer = JSON.parse((await side.json()).candidates[0].content.parts[0].text);
+    const answer = JSON.parse(((await side.json()) as any).candidates[0].content.parts[0].text);
     expect(answer).toEqual({ complexity_reasoning: "ok", complexity_score: 1, unproductive_state_confidence: 0, next_speaker: "user" });
     expect(server.requests.map((r) => r.kind)).toEqual(["main", "side"]);
   });
