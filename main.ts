@@ -4,7 +4,7 @@
  * which owns exit codes, stdout, stdin and the deadline; user commands return
  * their exit code. Modules load lazily so a hook pays only for what it runs.
  */
-import { isHookName } from "./lib/hook/caps.ts";
+import { isHookName } from "./lib/hook/subcommands.ts";
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -27,12 +27,12 @@ const commands: Record<string, () => Promise<Command>> = {
 const [name = "--help", ...rest] = process.argv.slice(2);
 
 if (isHookName(name)) {
-  const [{ runHook }, { handlerFor }] = await Promise.all([
+  const [{ runHook }, { bindingFor }] = await Promise.all([
     import("./lib/hook/run.ts"),
     import("./lib/handlers/index.ts"),
   ]);
   // Never returns: the runtime exits 0 on every path.
-  await runHook(name, rest, handlerFor);
+  await runHook(name, rest, bindingFor);
 } else {
   const load = commands[name];
   if (!load) {

@@ -3,8 +3,7 @@
  * measuring the gate before (or apart from) main.ts's wiring. The bench
  * compiles it with `bun build --compile` exactly as build.ts compiles main.ts.
  */
-import { createStopGate } from "../../lib/gate/stop.ts";
-import { observe } from "../../lib/handlers/index.ts";
+import { bindingFor } from "../../lib/handlers/index.ts";
 import { runHook } from "../../lib/hook/run.ts";
 
-await runHook("stop", process.argv.slice(2), async () => createStopGate(observe("stop")));
+await runHook("stop", process.argv.slice(2), bindingFor);

@@ -48,6 +48,11 @@ export function configPath(env: Env, os: string = platform()): string {
   return join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "tracegate", "config.jsonc");
 }
 
+/** The user's home directory (HOME, else the password database). */
+export function userHome(env: Env): string {
+  return home(env);
+}
+
 /** Claude Code's user settings dir: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: Env): string {
   return env.CLAUDE_CONFIG_DIR || join(home(env), ".claude");

@@ -23,8 +23,6 @@
 export const BLOCK_REASON =
   "The task's oracle reported FAIL: the tests for this task do not pass yet. Keep working on the task, then stop again when you believe it is done.";
 
-/** Claude Code's default for CLAUDE_CODE_STOP_HOOK_BLOCK_CAP. */
-export const DEFAULT_BLOCK_CAP = 8;
 /** Default `gate.max_attempts`: oracle verdicts per turn before the gate lets the agent stop. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
@@ -52,7 +50,7 @@ export interface DecideInput {
   readonly on_error: "allow" | "block";
   /** The gate's blocks in a row before this Stop, counted from the session's records. */
   readonly consecutive_blocks: number;
-  /** CLAUDE_CODE_STOP_HOOK_BLOCK_CAP (default 8; 0 disables Claude Code's cap). */
+  /** The harness's consecutive-block cap, from its adapter (Claude Code 8 by default, Copilot 8; 0: none). */
   readonly block_cap: number;
 }
 
@@ -130,19 +128,4 @@ export function decide(input: DecideInput): Decision {
       return last ? { action: "allow", reason: "max attempts reached", outcome: "no_flip" } : block(input);
     }
   }
-}
-
-/**
- * Claude Code's block cap from the hook's environment: a non-negative integer,
- * else the default 8.
- *
- * @example
- * ```ts
- * blockCapFrom({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "3" }); // 3
- * ```
- */
-export function blockCapFrom(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP;
-  if (raw === undefined || !/^\s*\d+\s*$/.test(raw)) return DEFAULT_BLOCK_CAP;
-  return Number.parseInt(raw, 10);
 }

@@ -35,12 +35,17 @@ function isVerdict(r: Rec): boolean {
   return r.type === "oracle_verdict" && typeof r.attempt === "number";
 }
 
-/** A user prompt starts a turn; an allowed gated Stop ends one. */
+/**
+ * A user prompt starts a turn; an allowed gated Stop ends one. A prompt marked
+ * `continuation` is the gate's own reason fed back by the harness (Gemini,
+ * Copilot): counting it as a new turn would reset the attempts and let a
+ * harness without a block cap loop for ever.
+ */
 function turnStart(records: readonly unknown[]): number {
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i];
     if (!isRec(r)) continue;
-    if (r.type === "message" && r.role === "user") return i + 1;
+    if (r.type === "message" && r.role === "user" && r.continuation !== true) return i + 1;
     if (isVerdict(r) && r.decision === "allow") return i + 1;
   }
   return 0;

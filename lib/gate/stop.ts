@@ -28,7 +28,8 @@ import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
 import type { OracleVerdictRecord, TraceRecord } from "../trace/record.ts";
 import { newId } from "../trace/digest.ts";
 import { readSession } from "../trace/store.ts";
-import { blockCapFrom, blocksBefore, decide, BLOCK_REASON, DEFAULT_MAX_ATTEMPTS, type Decision, type VerdictState } from "./decide.ts";
+import type { StopInput } from "./input.ts";
+import { blocksBefore, decide, BLOCK_REASON, DEFAULT_MAX_ATTEMPTS, type Decision, type VerdictState } from "./decide.ts";
 import { GATE_RECORD_TYPES, gateStateOf, type GateState } from "./outcome.ts";
 
 /** Task id when neither TRACEGATE_TASK_ID nor the config's `task_id` names one. */
@@ -94,14 +95,15 @@ const RECORD_VERDICT: Record<VerdictState, OracleVerdictRecord["verdict"]> = {
  * Build the Stop gate around the observer that turns the Stop payload into
  * the assistant message record.
  */
-export function createStopGate(observe: HookHandler): HookHandler {
+export function createStopGate(observe: HookHandler, stopInput: (ctx: HookContext) => StopInput | null): HookHandler {
   return async (ctx: HookContext): Promise<HookResult> => {
     const observed = await observe(ctx);
     const oracle = ctx.config.oracle;
     if (!oracle || ctx.config.errors.length > 0 || ctx.config.gate.enabled === false) return observed;
-    const p = (ctx.payload ?? {}) as Record<string, unknown>;
-    const sessionId = typeof p.session_id === "string" && p.session_id.length > 0 ? p.session_id : null;
-    if (!sessionId) return observed;
+    // The harness adapter reads the payload; null means this Stop is not gated (a sub-agent's).
+    const input = stopInput(ctx);
+    if (!input) return observed;
+    const sessionId = input.session_id;
     const started = performance.now();
     let state: GateState = { base_commit: null, next_attempt: 1, attempts_in_turn: 0, consecutive_blocks: 0 };
     try {
@@ -110,11 +112,11 @@ export function createStopGate(observe: HookHandler): HookHandler {
       // An unreadable store reads as a fresh session: attempts restart, never a wedge.
     }
     const common = {
-      stop_hook_active: p.stop_hook_active === true,
+      stop_hook_active: input.stop_hook_active,
       max_attempts: ctx.config.gate.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
       on_error: oracle.on_error,
       consecutive_blocks: state.consecutive_blocks,
-      block_cap: blockCapFrom(ctx.env),
+      block_cap: input.block_cap,
     };
     const task_id = taskIdFor(ctx.env, ctx.config.task_id);
     const extra: Record<string, unknown> = { task_id };
@@ -130,7 +132,7 @@ export function createStopGate(observe: HookHandler): HookHandler {
     try {
       answer = await (async (): Promise<Answer> => {
         if (!state.base_commit) return { state: "error", signed: null, problem: "the session has no base commit (no session_start record from inside a git repository)" };
-        const cwd = typeof p.cwd === "string" ? p.cwd : null;
+        const cwd = input.cwd;
         if (!cwd) return { state: "error", signed: null, problem: "the Stop payload has no cwd" };
 
         const { diffAgainstBase } = await import("../git/diff.ts");
@@ -199,7 +201,7 @@ export function createStopGate(observe: HookHandler): HookHandler {
       session_id: sessionId,
       harness: ctx.harness,
       ts: ctx.now().toISOString(),
-      event: "Stop",
+      event: input.event,
       attempt,
       // An answer that did not verify keeps the verdict it claimed, beside verified: false.
       verdict: answer.state === "unverified" && claimedVerdict ? claimedVerdict : RECORD_VERDICT[answer.state],

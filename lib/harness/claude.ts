@@ -1,47 +1,98 @@
 /**
- * Claude Code payloads to neutral records: a pure function of the hook name,
- * the parsed payload and a few facts the handler gathered (time, ids, the
- * base commit). Fields this adapter does not name are kept under `extra`
- * (or, for events without a dedicated record, the whole payload is kept),
- * because Claude Code adds fields often and a trace that drops them cannot be
- * repaired later.
+ * Claude Code. Snake_case payloads with `session_id` and `hook_event_name`;
+ * the final text is `last_assistant_message` on Stop; a block is
+ * `{"decision":"block","reason"}` (exit 2 also works); Claude Code ends the
+ * turn after CLAUDE_CODE_STOP_HOOK_BLOCK_CAP consecutive blocks (default 8,
+ * 0 disables it). Hooks live in `settings.json` (user: `$CLAUDE_CONFIG_DIR`,
+ * default `~/.claude`; project `.claude/settings.json`; local
+ * `.claude/settings.local.json`), timeouts in seconds.
  */
-import type { HookName } from "../hook/caps.ts";
+import { join, resolve } from "node:path";
+import { claudeConfigDir } from "../config/paths.ts";
+import type { HookName } from "../hook/subcommands.ts";
 import type { TraceRecord } from "../trace/record.ts";
+import { buildRecords, firstString, sessionIdInHead, str, type Reading } from "./records.ts";
+import type { Env, Facts, HarnessAdapter, Payload } from "./types.ts";
 
-export interface Facts {
-  readonly ts: string;
-  newId(): string;
-  /** HEAD of the repo containing cwd at SessionStart (null outside a repo). */
-  readonly baseCommit?: string | null;
-  /** Session outcome at SessionEnd, derived from the session's records. */
-  readonly outcome?: "flip" | "no_flip" | "cap" | "no_oracle";
+export type { Facts } from "./types.ts";
+
+/** Claude Code's default for CLAUDE_CODE_STOP_HOOK_BLOCK_CAP. */
+export const DEFAULT_BLOCK_CAP = 8;
+
+/**
+ * Claude Code's block cap from the hook's environment: a non-negative integer,
+ * else the default 8.
+ *
+ * @example
+ * ```ts
+ * blockCapFrom({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "3" }); // 3
+ * ```
+ */
+export function blockCapFrom(env: Env): number {
+  const raw = env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP;
+  if (raw === undefined || !/^\s*\d+\s*$/.test(raw)) return DEFAULT_BLOCK_CAP;
+  return Number.parseInt(raw, 10);
 }
 
-type Payload = Record<string, unknown>;
+const EVENTS = {
+  SessionStart: "session-start",
+  UserPromptSubmit: "user-prompt-submit",
+  PreToolUse: "pre-tool-use",
+  PostToolUse: "post-tool-use",
+  PostToolUseFailure: "post-tool-use-failure",
+  Stop: "stop",
+  SubagentStop: "subagent-stop",
+  PreCompact: "pre-compact",
+  Notification: "notification",
+  SessionEnd: "session-end",
+} as const satisfies Record<string, HookName>;
 
-/** Fields every Claude Code event carries; kept only where they say something. */
-const COMMON = new Set(["session_id", "hook_event_name"]);
+const SESSION_KEYS = ["session_id"];
 
-function str(v: unknown): string | null {
-  return typeof v === "string" ? v : null;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-/** Everything in `p` not in `taken`, with `__proto__` kept as a plain key. */
-function rest(p: Payload, taken: readonly string[]): Payload | undefined {
-  const skip = new Set([...COMMON, ...taken]);
-  const entries = Object.entries(p).filter(([k]) => !skip.has(k));
-  return entries.length ? Object.fromEntries(entries) : undefined;
-}
-
-/** The session id as recorded: the payload's when it is a string, else a stable marker. */
+/** The session id as recorded: the payload's when it is a non-empty string. */
 export function sessionIdOf(p: Payload): string | null {
-  const id = p.session_id;
-  return typeof id === "string" && id.length > 0 ? id : null;
+  return firstString(p, SESSION_KEYS);
+}
+
+/**
+ * How a Claude-style snake_case payload keeps its facts. Codex and Gemini
+ * send the same shape and build on this.
+ */
+export function snakeReading(hook: HookName, p: Payload, event: string | null): Reading {
+  const base: Reading = {
+    common: ["session_id", "hook_event_name"],
+    event: event ?? str(p.hook_event_name),
+    agentId: str(p.agent_id),
+    agentType: str(p.agent_type),
+    agentKeys: ["agent_id", "agent_type"],
+  };
+  switch (hook) {
+    case "session-start":
+      return { ...base, sessionStart: { cwd: p.cwd, model: p.model, source: p.source, taken: ["cwd", "model", "source"] } };
+    case "user-prompt-submit":
+      return { ...base, prompt: { text: p.prompt, continuation: false, taken: ["prompt"] } };
+    case "stop":
+      return { ...base, final: { text: p.last_assistant_message, taken: ["last_assistant_message"] } };
+    case "post-tool-use":
+    case "post-tool-use-failure":
+      return {
+        ...base,
+        tool: {
+          name: p.tool_name,
+          useId: p.tool_use_id,
+          input: p.tool_input,
+          output: p.tool_response,
+          durationMs: p.duration_ms,
+          failed: hook === "post-tool-use-failure",
+          error: p.error,
+          taken: ["tool_name", "tool_use_id", "tool_input", "tool_response", "duration_ms", "error"],
+        },
+      };
+    case "session-end":
+      return { ...base, end: { reason: p.reason, taken: ["reason"] } };
+    default:
+      return base;
+  }
 }
 
 /**
@@ -49,81 +100,46 @@ export function sessionIdOf(p: Payload): string | null {
  *
  * @example
  * ```ts
- * claudeRecords("user-prompt-submit", { session_id: "s", prompt: "hi" }, facts);
- * // [{ type: "message", role: "user", text: "hi", ... }]
+ * claudeRecords("user-prompt-submit", { session_id: "s", prompt: "hi" }, "s", facts);
+ * // [{ type: "message", role: "user", text: "hi", harness: "claude", ... }]
  * ```
  */
 export function claudeRecords(hook: HookName, p: Payload, sessionId: string, facts: Facts): TraceRecord[] {
-  const base = {
-    id: facts.newId(),
-    session_id: sessionId,
-    harness: "claude",
-    ts: facts.ts,
-    ...(typeof p.hook_event_name === "string" ? { event: p.hook_event_name } : {}),
-    ...(typeof p.agent_id === "string" ? { agent_id: p.agent_id } : {}),
-    ...(typeof p.agent_type === "string" ? { agent_type: p.agent_type } : {}),
-  };
-  const withExtra = <T extends object>(r: T, taken: readonly string[]): T => {
-    const extra = rest(p, [...taken, "agent_id", "agent_type"]);
-    return extra ? { ...r, extra } : r;
-  };
-  switch (hook) {
-    case "session-start":
-      return [
-        withExtra(
-          {
-            ...base,
-            type: "session_start" as const,
-            cwd: str(p.cwd),
-            base_commit: facts.baseCommit ?? null,
-            ...(str(p.model) !== null ? { model: str(p.model)! } : {}),
-            ...(str(p.source) !== null ? { source: str(p.source)! } : {}),
-          },
-          ["cwd", "model", "source"],
-        ),
-      ];
-    case "user-prompt-submit":
-      return [withExtra({ ...base, type: "message" as const, role: "user" as const, text: str(p.prompt) }, ["prompt"])];
-    case "stop":
-      return [
-        withExtra({ ...base, type: "message" as const, role: "assistant" as const, text: str(p.last_assistant_message) }, [
-          "last_assistant_message",
-        ]),
-      ];
-    case "post-tool-use":
-    case "post-tool-use-failure": {
-      const failed = hook === "post-tool-use-failure";
-      return [
-        withExtra(
-          {
-            ...base,
-            type: "tool_call" as const,
-            tool_name: str(p.tool_name),
-            tool_use_id: str(p.tool_use_id),
-            input: p.tool_input ?? null,
-            output: p.tool_response ?? null,
-            duration_ms: num(p.duration_ms),
-            status: failed ? ("error" as const) : ("ok" as const),
-            ...(failed && str(p.error) !== null ? { error: str(p.error)! } : {}),
-          },
-          ["tool_name", "tool_use_id", "tool_input", "tool_response", "duration_ms", "error"],
-        ),
-      ];
-    }
-    case "session-end":
-      return [
-        withExtra(
-          { ...base, type: "session_end" as const, reason: str(p.reason), outcome: facts.outcome ?? "no_oracle" },
-          ["reason"],
-        ),
-      ];
-    case "pre-tool-use":
-      return [{ ...base, type: "pre_tool_use", payload: rest(p, []) ?? {} }];
-    case "notification":
-      return [{ ...base, type: "notification", payload: rest(p, []) ?? {} }];
-    case "pre-compact":
-      return [{ ...base, type: "pre_compact", payload: rest(p, []) ?? {} }];
-    case "subagent-stop":
-      return [{ ...base, type: "subagent_stop", payload: rest(p, []) ?? {} }];
-  }
+  return buildRecords("claude", hook, p, sessionId, facts, snakeReading(hook, p, facts.eventName ?? null));
 }
+
+export const claude: HarnessAdapter = {
+  name: "claude",
+  title: "Claude Code",
+  events: EVENTS,
+  sessionIdOf,
+  sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
+  wants: () => ({}),
+  records: claudeRecords,
+  stopInput(p, env) {
+    const session_id = sessionIdOf(p);
+    if (!session_id) return null;
+    return {
+      session_id,
+      cwd: str(p.cwd),
+      stop_hook_active: p.stop_hook_active === true,
+      block_cap: blockCapFrom(env),
+      event: "Stop",
+    };
+  },
+  blockOutput: (reason) => ({ decision: "block", reason }),
+  exit2Blocks: true,
+  install: {
+    scopes: ["user", "project", "local"],
+    path(scope, env, cwd) {
+      if (scope === "user") return join(claudeConfigDir(env), "settings.json");
+      if (scope === "local") return join(resolve(cwd), ".claude", "settings.local.json");
+      return join(resolve(cwd), ".claude", "settings.json");
+    },
+    layout: "settings",
+    timeoutUnit: "s",
+    timeoutKey: "timeout",
+    commandKey: "command",
+    matcherEvents: new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure"]),
+  },
+};

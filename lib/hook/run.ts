@@ -18,15 +18,14 @@
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
-import { newId } from "../trace/digest.ts";
-import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
+import type { TraceRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
-import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
-import { HOOKS, type HookName } from "./caps.ts";
+import { appendRecords } from "../trace/store.ts";
+import { HOOKS, type HookName } from "./subcommands.ts";
 import { logError, TracegateError } from "./errorlog.ts";
 import { drain, type StdinRead } from "./stdin.ts";
 import { emitDecision, muzzleStdout } from "./stdout.ts";
-import type { HookContext, HookHandler } from "./types.ts";
+import type { HookContext, HookResolver } from "./types.ts";
 
 function exit0(): never {
   process.exit(0);
@@ -37,28 +36,13 @@ export function sinceStart(): number {
   return performance.now();
 }
 
-const HEAD_FOR_UNPARSED = 64 * 1024;
+/** How much of an unparsed payload its record keeps (the rest is hashed). */
+export const HEAD_FOR_UNPARSED = 64 * 1024;
 
-/** The record for a payload we could not parse (cut at the stdin cap, or not JSON). */
-function unparsedRecord(input: StdinRead, text: string, event: string): PayloadCutRecord {
-  // Attribute it to its session when the head still says which one.
-  const sid = /"session_id"\s*:\s*"([^"\\]{1,256})"/.exec(text.slice(0, HEAD_FOR_UNPARSED))?.[1];
-  return {
-    id: newId(),
-    type: "payload_cut",
-    session_id: sid ?? UNATTRIBUTED,
-    harness: "claude",
-    ts: new Date().toISOString(),
-    event,
-    bytes: input.bytes,
-    sha256: input.sha256,
-    head: text.slice(0, HEAD_FOR_UNPARSED),
-  };
-}
-
-function parseArgs(argv: readonly string[]): { harness: string; rest: string[] } {
+/** `--harness NAME` (or `--harness=NAME`) taken out of argv; null when absent. */
+export function splitHarnessArg(argv: readonly string[]): { harness: string | null; rest: string[] } {
   const rest: string[] = [];
-  let harness = "claude";
+  let harness: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--harness") harness = argv[++i] ?? harness;
@@ -99,7 +83,7 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
 export async function runHook(
   hook: HookName,
   argv: readonly string[],
-  resolve: (hook: HookName, args: readonly string[]) => Promise<HookHandler>,
+  resolve: HookResolver,
 ): Promise<never> {
   const env = process.env;
   if (env.TRACEGATE_INTERNAL === "1") exit0();
@@ -122,7 +106,7 @@ export async function runHook(
   muzzleStdout((e) => logError(home, hook, "stray-output", e));
 
   try {
-    const { harness, rest } = parseArgs(argv);
+    const { harness, rest } = splitHarnessArg(argv);
     const input = await drain(Bun.stdin.stream());
     const text = new TextDecoder("utf-8", { fatal: false }).decode(input.data);
     let payload: unknown;
@@ -132,21 +116,22 @@ export async function runHook(
     } catch (e) {
       logError(home, hook, "parse", e);
       if (input.bytes > 0) {
-        const config = await loadConfig(env, null);
-        writeRecords(home, hook, [unparsedRecord(input, text, spec.event)], config);
+        const [config, binding] = await Promise.all([loadConfig(env, null), resolve(hook, rest, harness)]);
+        const head = text.slice(0, HEAD_FOR_UNPARSED);
+        writeRecords(home, hook, [binding.unparsed({ bytes: input.bytes, sha256: input.sha256, head, ts: new Date().toISOString() })], config);
       }
       exit0();
     }
     if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
       throw new TracegateError("payload is not a JSON object");
     }
-    if (harness !== "claude") throw new TracegateError(`unsupported harness "${harness.slice(0, 32)}"`);
+    const binding = await resolve(hook, rest, harness);
     const cwd = (payload as Record<string, unknown>).cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
     for (const problem of config.errors) logError(home, hook, "config", new TracegateError(problem));
     const ctx: HookContext = {
       hook,
-      harness,
+      harness: binding.harness,
       payload,
       home,
       config,
@@ -155,10 +140,9 @@ export async function runHook(
       remainingMs: () => spec.capMs - sinceStart(),
       now: () => new Date(),
     };
-    const handler = await resolve(hook, rest);
-    const result = await handler(ctx);
+    const result = await binding.handle(ctx);
     writeRecords(home, hook, result.records, config);
-    if (result.decision && hook === "stop") emitDecision(result.decision);
+    if (result.decision && spec.decides) emitDecision(result.decision);
   } catch (e) {
     logError(home, hook, "handler", e);
   }

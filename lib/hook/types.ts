@@ -5,7 +5,7 @@ import type { Config } from "../config/load.ts";
 export interface HookContext {
   /** Hook subcommand name, e.g. `post-tool-use`. */
   readonly hook: string;
-  /** Harness that fired the hook (`claude` unless `--harness` says otherwise). */
+  /** Name of the harness adapter serving this hook (resolved by the handlers, never by the runtime). */
   readonly harness: string;
   /** The parsed stdin payload; never trusted to have any particular shape. */
   readonly payload: unknown;
@@ -29,7 +29,34 @@ export interface HookContext {
  */
 export interface HookResult {
   readonly records: readonly TraceRecord[];
-  readonly decision?: { readonly decision: "block"; readonly reason: string };
+  /** Already in the harness's own output shape; printed as the one stdout line. */
+  readonly decision?: Readonly<Record<string, unknown>>;
 }
 
 export type HookHandler = (ctx: HookContext) => Promise<HookResult>;
+
+/** A payload the runtime could not parse: what it received, for the record it leaves. */
+export interface UnparsedInput {
+  /** Bytes received on stdin (all of them, counted past the cap). */
+  readonly bytes: number;
+  /** sha256 of every byte received. */
+  readonly sha256: string;
+  /** The first bytes, decoded. */
+  readonly head: string;
+  /** Wall-clock time as an ISO string. */
+  readonly ts: string;
+}
+
+/**
+ * What the handlers give the runtime for one hook subcommand: the handler,
+ * the record for a payload that did not parse, and the harness's name. The
+ * runtime learns no harness from it, only an opaque name for the context.
+ */
+export interface HookBinding {
+  readonly harness: string;
+  readonly handle: HookHandler;
+  unparsed(input: UnparsedInput): TraceRecord;
+}
+
+/** How the runtime asks the handlers for a binding. `harness` is the `--harness` value, if any. */
+export type HookResolver = (hook: string, args: readonly string[], harness: string | null) => Promise<HookBinding>;

@@ -9,9 +9,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
 import { fail, out } from "../cli/print.ts";
-import { HOOKS, type HookName } from "../hook/caps.ts";
-import { OBSERVE_FLAG } from "./entries.ts";
-import { readSettingsFile, SCOPES, type Scope, settingsPath } from "./files.ts";
+import { ADAPTERS } from "../harness/registry.ts";
+import type { HarnessAdapter, TimeoutUnit } from "../harness/types.ts";
+import { HOOKS } from "../hook/subcommands.ts";
+import { harnessOfCommand, OBSERVE_FLAG, timeoutMs } from "./entries.ts";
+import { readSettingsFile, type Scope } from "./files.ts";
+import { findOwnEntries } from "./own-file.ts";
 import { findEntries } from "./settings.ts";
 import { runningBinary } from "./register.ts";
 
@@ -22,14 +25,24 @@ export interface EntryReport {
   event: string;
   subcommand: string;
   args: string[];
-  timeout_s: number | null;
+  /** The declared timeout as written, in the harness's units (`unit` on the file). */
+  timeout: number | null;
+  /** The same in ms, to compare with the cap. */
+  timeout_ms: number | null;
   cap_ms: number | null;
+  /** The most the harness lets this event's hook run, in ms, when it clamps (Codex: 3 s). */
+  clamp_ms: number | null;
+  /** The harness the entry's command serves (its --harness argument). */
+  harness: string;
   bin: string;
   guarded: boolean;
 }
 
-/** One settings file. */
+/** One hook config file of one harness. */
 export interface SettingsReport {
+  harness: string;
+  /** Units of the timeouts in this file. */
+  unit: TimeoutUnit;
   scope: Scope;
   path: string;
   exists: boolean;
@@ -68,9 +81,10 @@ export interface DoctorReport {
   notes: string[];
 }
 
-function inspectSettings(scope: Scope, env: Env, cwd: string): SettingsReport {
-  const path = settingsPath(scope, env, cwd);
-  const base = { scope, path, entries: [] as EntryReport[], stop: null as SettingsReport["stop"] };
+function inspectSettings(adapter: HarnessAdapter, scope: Scope, env: Env, cwd: string): SettingsReport {
+  const path = adapter.install.path(scope, env, cwd);
+  const unit = adapter.install.timeoutUnit;
+  const base = { harness: adapter.name, unit, scope, path, entries: [] as EntryReport[], stop: null as SettingsReport["stop"] };
   let file;
   try {
     file = readSettingsFile(path);
@@ -79,14 +93,20 @@ function inspectSettings(scope: Scope, env: Env, cwd: string): SettingsReport {
   }
   if (!file.exists) return { ...base, exists: false, error: null };
   try {
-    const entries = findEntries(file.text).map((f) => {
+    const found = adapter.install.layout === "own-file" ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text);
+    const entries = found.map((f): EntryReport => {
       const spec = (HOOKS as Record<string, { capMs: number }>)[f.parsed.subcommand];
+      const timeout = typeof f.timeout === "number" ? f.timeout : null;
+      const clamp = adapter.install.clampS?.[f.event];
       return {
         event: f.event,
         subcommand: f.parsed.subcommand,
         args: [...f.parsed.args],
-        timeout_s: typeof f.timeout === "number" ? f.timeout : null,
+        timeout,
+        timeout_ms: timeout === null ? null : timeoutMs(adapter, timeout),
         cap_ms: spec ? spec.capMs : null,
+        clamp_ms: clamp === undefined ? null : clamp * 1000,
+        harness: harnessOfCommand(f.parsed),
         bin: f.parsed.bin,
         guarded: f.parsed.guarded,
       };
@@ -226,19 +246,24 @@ async function checkOracle(
 export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os = process.platform): Pick<DoctorReport, "status" | "problems" | "notes"> {
   const problems: string[] = [];
   const notes: string[] = [];
-  const all = Object.keys(HOOKS) as HookName[];
   for (const s of r.settings) {
-    if (s.error) problems.push(`${s.path}: ${s.error} (Claude Code cannot load this file)`);
-    if (s.entries.length === 0) continue;
-    const subs = new Set(s.entries.map((e) => e.subcommand));
-    const missing = all.filter((h) => !subs.has(h));
-    if (missing.length) problems.push(`${s.path}: events not registered: ${missing.map((h) => HOOKS[h].event).join(", ")} (run tracegate install --scope ${s.scope})`);
+    const adapter = ADAPTERS[s.harness];
+    const title = adapter?.title ?? s.harness;
+    const flag = s.harness === "claude" ? "" : ` --harness ${s.harness}`;
+    if (s.error) problems.push(`${s.path}: ${s.error} (${title} cannot load this file)`);
+    if (s.entries.length === 0 || !adapter) continue;
+    const events = new Set(s.entries.map((e) => e.event));
+    const missing = Object.keys(adapter.events).filter((ev) => !events.has(ev));
+    if (missing.length) problems.push(`${s.path}: events not registered: ${missing.join(", ")} (run tracegate install${flag} --scope ${s.scope})`);
     for (const e of s.entries) {
-      const spec = (HOOKS as Record<string, { event: string; capMs: number }>)[e.subcommand];
-      if (spec && spec.event !== e.event) problems.push(`${s.path}: ${e.event} runs "${e.subcommand}", which serves ${spec.event}`);
-      if (e.timeout_s === null) problems.push(`${s.path}: ${e.event} has no timeout (Claude Code's default is 600 s)`);
-      else if (e.cap_ms !== null && e.timeout_s * 1000 <= e.cap_ms) {
-        problems.push(`${s.path}: ${e.event} timeout ${e.timeout_s}s is not above its cap ${e.cap_ms / 1000}s`);
+      const want = adapter.events[e.event];
+      if (want && want !== e.subcommand) problems.push(`${s.path}: ${e.event} runs "${e.subcommand}", but ${title} ${e.event} is served by "${want}"`);
+      if (e.harness !== s.harness) problems.push(`${s.path}: ${e.event} runs tracegate for harness "${e.harness}" in ${title}'s file: its records would be read the wrong way (reinstall)`);
+      if (e.timeout === null) problems.push(`${s.path}: ${e.event} has no timeout (the harness's default applies)`);
+      else if (e.cap_ms !== null && e.timeout_ms !== null && e.timeout_ms <= e.cap_ms) {
+        problems.push(`${s.path}: ${e.event} timeout ${e.timeout}${s.unit} is not above its cap ${s.unit === "ms" ? `${e.cap_ms}ms` : `${e.cap_ms / 1000}s`}`);
+      } else if (e.clamp_ms !== null && e.timeout_ms !== null && e.timeout_ms > e.clamp_ms) {
+        notes.push(`${s.path}: ${e.event} timeout ${e.timeout}${s.unit} is above ${title}'s clamp of ${e.clamp_ms / 1000}s; the clamp (still above the cap) applies`);
       }
       if (!e.guarded && os !== "win32") problems.push(`${s.path}: ${e.event} entry has no missing-binary guard (reinstall)`);
     }
@@ -255,7 +280,8 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   for (const s of r.settings) {
     for (const e of s.entries) {
       const key = `${e.bin}\0${e.subcommand}\0${e.args.join(" ")}`;
-      byEvent.set(e.event, (byEvent.get(e.event) ?? new Set()).add(key));
+      const ev = s.harness === "claude" ? e.event : `${e.event} (${s.harness})`;
+      byEvent.set(ev, (byEvent.get(ev) ?? new Set()).add(key));
     }
   }
   const doubled = [...byEvent].filter(([, v]) => v.size > 1).map(([k]) => k);
@@ -277,7 +303,16 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
 
 /** Gather every fact doctor reports. */
 export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
-  const settings = SCOPES.map((s) => inspectSettings(s, env, cwd));
+  // A scope whose file is another scope's (run from the home directory) is listed once.
+  const settings = Object.values(ADAPTERS).flatMap((a) => {
+    const seen = new Set<string>();
+    return (a.install.scopes as Scope[]).flatMap((s) => {
+      const path = a.install.path(s, env, cwd);
+      if (seen.has(path)) return [];
+      seen.add(path);
+      return [inspectSettings(a, s, env, cwd)];
+    });
+  });
   const bins = [...new Set(settings.flatMap((s) => s.entries.map((e) => e.bin)))];
   const running = runningBinary();
   const { versionInfo } = await import("../cli/version.ts");
@@ -302,12 +337,15 @@ function human(r: DoctorReport): string {
   L.push(`tracegate ${r.running.version}${r.running.path ? ` at ${r.running.path}` : " (from source)"}`);
   L.push("");
   for (const s of r.settings) {
+    // Harnesses other than Claude Code are listed only where tracegate is found registered.
+    if (s.harness !== "claude" && s.entries.length === 0 && !s.error) continue;
     const state = !s.exists ? "not present" : s.error ? `ERROR: ${s.error}` : s.entries.length === 0 ? "no tracegate entries" : `${s.entries.length} entries, Stop ${s.stop === "gate" ? "as the gate" : s.stop === "observe" ? "observed" : "not registered"}`;
-    L.push(`settings (${s.scope}) ${s.path}: ${state}`);
+    const who = s.harness === "claude" ? "" : `${ADAPTERS[s.harness]?.title ?? s.harness}, `;
+    L.push(`settings (${who}${s.scope}) ${s.path}: ${state}`);
     for (const e of s.entries) {
-      const cap = e.cap_ms === null ? "?" : `${e.cap_ms / 1000}s`;
-      const ok = e.timeout_s !== null && e.cap_ms !== null && e.timeout_s * 1000 > e.cap_ms;
-      L.push(`  ${e.event.padEnd(20)} ${[e.subcommand, ...e.args].join(" ").padEnd(22)} timeout ${e.timeout_s ?? "none"}s > cap ${cap}  ${ok ? "ok" : "PROBLEM"}`);
+      const cap = e.cap_ms === null ? "?" : s.unit === "ms" ? `${e.cap_ms}ms` : `${e.cap_ms / 1000}s`;
+      const ok = e.timeout_ms !== null && e.cap_ms !== null && e.timeout_ms > e.cap_ms;
+      L.push(`  ${e.event.padEnd(20)} ${[e.subcommand, ...e.args].join(" ").padEnd(22)} timeout ${e.timeout ?? "none"}${s.unit} > cap ${cap}  ${ok ? "ok" : "PROBLEM"}`);
     }
   }
   if (r.plugin.enabled.length) L.push(`plugin: ${r.plugin.enabled.join(", ")} enabled`);

@@ -1,6 +1,9 @@
 /**
- * The hook entries tracegate writes into Claude Code settings, and how to
- * recognise them again. Pure: no file system, no process state.
+ * The hook entries tracegate writes into a harness's hook config, and how to
+ * recognise them again. Pure: no file system, no process state. What differs
+ * between harnesses (event names, units, keys, matchers) comes from the
+ * adapter's `install` spec; the command string and its guard are the same
+ * everywhere a harness runs a shell command.
  *
  * An entry's `command` is run by Claude Code through a shell. On POSIX it is a
  * fixed `/bin/sh -c` script that exits 0 silently when the binary is gone and
@@ -8,17 +11,14 @@
  * is the entry's exit code. The binary path is passed as the script's `$0`,
  * single-quoted once by the outer shell and never spliced into shell code.
  */
-import { HOOKS, type HookName } from "../hook/caps.ts";
+import { claude } from "../harness/claude.ts";
+import type { HarnessAdapter } from "../harness/types.ts";
+import { EVENT_FLAG, HARNESS_FLAG, HOOKS, OBSERVE_FLAG, type HookName } from "../hook/subcommands.ts";
 
-/** Argument the Stop subcommand receives when it must record only, never gate. */
-export const OBSERVE_FLAG = "--observe";
+export { OBSERVE_FLAG } from "../hook/subcommands.ts";
 
-/** One handler as Claude Code's settings document it. */
-export interface CommandHandler {
-  readonly type: "command";
-  readonly command: string;
-  readonly timeout: number;
-}
+/** One handler: `type`, the command under the harness's command key, the timeout in its units. */
+export type CommandHandler = Readonly<Record<string, unknown>>;
 
 /** One matcher group: `matcher` only for events that take a tool-name matcher. */
 export interface MatcherGroup {
@@ -31,7 +31,8 @@ export interface DesiredEntry {
   readonly event: string;
   readonly subcommand: HookName;
   readonly args: readonly string[];
-  readonly group: MatcherGroup;
+  /** The element of the event's array: a matcher group, or (own-file layout) the handler itself. */
+  readonly group: MatcherGroup | CommandHandler;
 }
 
 /** A parsed tracegate command: which binary, which subcommand, which extra args. */
@@ -69,7 +70,7 @@ const SUBCOMMAND = /^[a-z][a-z-]*$/;
  * exit code through.
  */
 const GUARD_HEAD = `[ -x "$0" ] || { cat >/dev/null 2>&1; exit 0; }; exec "$0" `;
-const ARG = /^--[a-z][a-z-]*$/;
+const ARG = /^--[a-z][a-z-]*(=[A-Za-z0-9][A-Za-z0-9_.-]*)?$/;
 
 /**
  * The `command` string for one hook subcommand.
@@ -99,8 +100,9 @@ export function hookCommand(
   return `/bin/sh -c '${GUARD_HEAD}${words}' ${shQuote(bin)}`;
 }
 
-const GUARD = /^\/bin\/sh -c '\[ -x "\$0" \] \|\| \{ cat >\/dev\/null 2>&1; exit 0; \}; exec "\$0" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)' ('.*')$/s;
-const PLAIN = /^"([^"]+)" ([a-z][a-z-]*)((?: --[a-z][a-z-]*)*)$/;
+const ARGS = String.raw`((?: --[a-z][a-z-]*(?:=[A-Za-z0-9][A-Za-z0-9_.-]*)?)*)`;
+const GUARD = new RegExp(String.raw`^\/bin\/sh -c '\[ -x "\$0" \] \|\| \{ cat >\/dev\/null 2>&1; exit 0; \}; exec "\$0" ([a-z][a-z-]*)${ARGS}' ('.*')$`, "s");
+const PLAIN = new RegExp(String.raw`^"([^"]+)" ([a-z][a-z-]*)${ARGS}$`);
 
 /**
  * Recognise a command tracegate wrote, whatever binary path it names.
@@ -131,10 +133,40 @@ function splitArgs(s: string): string[] {
   return s.split(" ").filter(Boolean);
 }
 
+/** The harness a parsed command serves: its `--harness=` argument, else the default. */
+export function harnessOfCommand(parsed: Pick<ParsedCommand, "args">): string {
+  const a = parsed.args.find((x) => x.startsWith(HARNESS_FLAG));
+  return a ? a.slice(HARNESS_FLAG.length) : claude.name;
+}
+
 /**
- * The matcher groups install writes: one per event in HOOKS, with the
- * declared timeout from caps.ts. Without `gate`, Stop is registered as an
- * observer (`stop --observe`).
+ * The timeout install declares for one event, in the harness's units: the
+ * subcommand's declared timeout, lowered to the harness's clamp where it has
+ * one. Always strictly above the subcommand's cap (a test pins it).
+ *
+ * @example
+ * ```ts
+ * declaredTimeout(gemini, "AfterAgent", "stop"); // 60000 (ms)
+ * declaredTimeout(codex, "SessionEnd", "session-end"); // 3 (s, Codex clamps it)
+ * ```
+ */
+export function declaredTimeout(adapter: HarnessAdapter, event: string, subcommand: HookName): number {
+  const clamp = adapter.install.clampS?.[event];
+  const s = clamp !== undefined ? Math.min(HOOKS[subcommand].timeoutS, clamp) : HOOKS[subcommand].timeoutS;
+  return adapter.install.timeoutUnit === "ms" ? s * 1000 : s;
+}
+
+/** A declared timeout in the harness's units, in ms. */
+export function timeoutMs(adapter: HarnessAdapter, value: number): number {
+  return adapter.install.timeoutUnit === "ms" ? value : value * 1000;
+}
+
+/**
+ * What install writes: one entry per event the adapter lists, with the
+ * declared timeout in the harness's units. Without `gate`, Stop is
+ * registered as an observer (`stop --observe`). Entries for a harness other
+ * than the default carry `--harness=NAME`; the generic `event` subcommand
+ * carries `--event=NAME`.
  *
  * @example
  * ```ts
@@ -143,17 +175,26 @@ function splitArgs(s: string): string[] {
  */
 export function desiredEntries(
   bin: string,
-  opts: { gate: boolean; os?: string },
+  opts: { gate: boolean; os?: string; adapter?: HarnessAdapter },
 ): DesiredEntry[] {
-  return (Object.keys(HOOKS) as HookName[]).map((subcommand) => {
-    const spec = HOOKS[subcommand];
-    const args = subcommand === "stop" && !opts.gate ? [OBSERVE_FLAG] : [];
+  const adapter = opts.adapter ?? claude;
+  const spec = adapter.install;
+  return Object.entries(adapter.events).map(([event, subcommand]) => {
+    const args = [
+      ...(adapter.name !== claude.name ? [`${HARNESS_FLAG}${adapter.name}`] : []),
+      ...(subcommand === "event" ? [`${EVENT_FLAG}${event}`] : []),
+      ...(subcommand === "stop" && !opts.gate ? [OBSERVE_FLAG] : []),
+    ];
     const handler: CommandHandler = {
       type: "command",
-      command: hookCommand(bin, subcommand, args, opts.os),
-      timeout: spec.timeoutS,
+      [spec.commandKey]: hookCommand(bin, subcommand, args, opts.os),
+      [spec.timeoutKey]: declaredTimeout(adapter, event, subcommand),
+      ...(spec.handlerExtra?.(event) ?? {}),
     };
-    const group: MatcherGroup = spec.matcher ? { matcher: "", hooks: [handler] } : { hooks: [handler] };
-    return { event: spec.event, subcommand, args, group };
+    if (spec.layout === "own-file") return { event, subcommand, args, group: handler };
+    const group: MatcherGroup = spec.matcherEvents.has(event)
+      ? { matcher: spec.matcher ?? "", hooks: [handler] }
+      : { hooks: [handler] };
+    return { event, subcommand, args, group };
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The Claude Code plugin's hooks/hooks.json, derived from the HOOKS table so
- * the committed file can never drift from caps.ts (a test compares them).
+ * the committed file can never drift from subcommands.ts and the Claude
+ * adapter's event list (a test compares them).
  * Exec form (`command` + `args`): no shell between Claude Code and the
  * launcher, and `${CLAUDE_PLUGIN_ROOT}` is substituted by Claude Code itself.
  *
@@ -8,7 +9,8 @@
  * so a plugin user opts into gating by configuring one. SessionEnd's cap
  * (1.2 s) keeps it inside the 1.5 s budget that plugin hooks cannot raise.
  */
-import { HOOKS, type HookName } from "../hook/caps.ts";
+import { claude } from "../harness/claude.ts";
+import { HOOKS } from "../hook/subcommands.ts";
 
 /** The plugin's launcher, relative to the plugin root. */
 export const PLUGIN_COMMAND = "${CLAUDE_PLUGIN_ROOT}/bin/tracegate";
@@ -23,10 +25,9 @@ export const PLUGIN_COMMAND = "${CLAUDE_PLUGIN_ROOT}/bin/tracegate";
  */
 export function pluginHooks() {
   const hooks: Record<string, unknown[]> = {};
-  for (const name of Object.keys(HOOKS) as HookName[]) {
-    const spec = HOOKS[name];
-    const handler = { type: "command", command: PLUGIN_COMMAND, args: [name], timeout: spec.timeoutS };
-    hooks[spec.event] = [spec.matcher ? { matcher: "", hooks: [handler] } : { hooks: [handler] }];
+  for (const [event, name] of Object.entries(claude.events)) {
+    const handler = { type: "command", command: PLUGIN_COMMAND, args: [name], timeout: HOOKS[name].timeoutS };
+    hooks[event] = [claude.install.matcherEvents.has(event) ? { matcher: "", hooks: [handler] } : { hooks: [handler] }];
   }
   return {
     description: "tracegate: records each session (redacted), diffs the repo against the session's base commit, gates Stop on a signed oracle verdict when one is configured",

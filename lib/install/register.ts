@@ -1,7 +1,9 @@
 /**
- * `tracegate install` and `tracegate uninstall`: merge tracegate's matcher
- * groups into one Claude Code settings file, or take exactly them out again.
- * The edit itself is settings.ts (text in, text out); this module reads,
+ * `tracegate install` and `tracegate uninstall`: merge tracegate's entries
+ * into one harness's hook config, or take exactly them out again. Which file
+ * and which shape come from the harness adapter (`--harness`, default Claude
+ * Code). The edit itself is settings.ts (merged files) or own-file.ts (a file
+ * that is tracegate's alone), text in and text out; this module reads,
  * backs up, writes atomically and keeps the record of what it created.
  */
 import { accessSync, constants, existsSync, readdirSync, rmdirSync, statSync } from "node:fs";
@@ -9,8 +11,11 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";
-import { unifiedDiff } from "./diff.ts";
+import { ADAPTERS, adapterFor, DEFAULT_HARNESS, isKnownHarness } from "../harness/registry.ts";
+import type { HarnessAdapter } from "../harness/types.ts";
+import { unifiedDiff } from "./unified-diff.ts";
 import { desiredEntries } from "./entries.ts";
+import { findOwnEntries, planOwnFile } from "./own-file.ts";
 import {
   backupSettings,
   readSettingsFile,
@@ -18,7 +23,6 @@ import {
   removeFile,
   SCOPES,
   type Scope,
-  settingsPath,
   stateKey,
   writeAtomic,
   writeState,
@@ -48,10 +52,23 @@ function resolveBinary(flag: string | undefined, cwd: string): string {
   return bin;
 }
 
-function parseScope(v: string | undefined): Scope {
+function parseScope(v: string | undefined, adapter: HarnessAdapter): Scope {
   const s = v ?? "user";
-  if (!(SCOPES as readonly string[]).includes(s)) throw new SettingsError(`--scope must be one of ${SCOPES.join(", ")}`);
+  const scopes = adapter.install.scopes;
+  if (!scopes.includes(s)) throw new SettingsError(`--scope for ${adapter.title} must be one of ${scopes.join(", ")}`);
   return s as Scope;
+}
+
+/**
+ * The adapter for `--harness NAME`; install refuses a name it has no hook
+ * config for (the hook itself still records such a harness, neutrally).
+ */
+export function installAdapter(name: string | undefined): HarnessAdapter {
+  const n = name ?? DEFAULT_HARNESS;
+  if (!isKnownHarness(n)) {
+    throw new SettingsError(`unknown harness "${n.slice(0, 40)}": --harness must be one of ${Object.keys(ADAPTERS).join(", ")}`);
+  }
+  return adapterFor(n);
 }
 
 /** Options both commands take, parsed from argv. */
@@ -61,6 +78,7 @@ interface Options {
   dryRun: boolean;
   bin?: string;
   all: boolean;
+  adapter: HarnessAdapter;
 }
 
 function options(argv: string[], install: boolean): Options {
@@ -70,14 +88,17 @@ function options(argv: string[], install: boolean): Options {
       scope: { type: "string" },
       gate: { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
+      harness: { type: "string" },
       ...(install ? { bin: { type: "string" } } : { all: { type: "boolean", default: false } }),
     },
     strict: true,
     allowPositionals: false,
   });
   if (!install && values.gate) throw new SettingsError("--gate is an install option");
+  const adapter = installAdapter(values.harness as string | undefined);
   return {
-    scope: parseScope(values.scope as string | undefined),
+    adapter,
+    scope: parseScope(values.scope as string | undefined, adapter),
     gate: values.gate as boolean,
     dryRun: values["dry-run"] as boolean,
     bin: (values as { bin?: string }).bin,
@@ -85,8 +106,8 @@ function options(argv: string[], install: boolean): Options {
   };
 }
 
-/** Result of one install or uninstall on one file, for the caller to print or test. */
-export interface Outcome {
+/** What one install or uninstall did to one file, for the caller to print or test. */
+export interface SettingsChange {
   readonly path: string;
   readonly changed: boolean;
   readonly diff: string;
@@ -103,17 +124,22 @@ export interface Outcome {
  * ```
  */
 export function install(
-  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string },
+  opts: { scope: Scope; gate: boolean; dryRun: boolean; bin: string; adapter?: HarnessAdapter },
   env: Env,
   cwd: string,
-): Outcome {
-  const path = settingsPath(opts.scope, env, cwd);
+): SettingsChange {
+  const adapter = opts.adapter ?? adapterFor(null);
+  const path = adapter.install.path(opts.scope, env, cwd);
   const file = readSettingsFile(path);
-  const hadOurs = file.exists && findEntries(file.text).length > 0;
-  const { text, created } = planInstall(file.text, desiredEntries(opts.bin, { gate: opts.gate }));
+  const desired = desiredEntries(opts.bin, { gate: opts.gate, adapter });
+  const own = adapter.install.layout === "own-file";
+  const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text)).length > 0;
+  const { text, created } = own
+    ? { text: planOwnFile(file.text, desired, adapter, path), created: { hooks: false, events: [] as string[] } }
+    : planInstall(file.text, desired);
   const diff = unifiedDiff(file.text, text, path);
   if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
-  const dirCreated = existsSync(dirname(path)) ? null : dirname(path);
+  const dirCreated = topmostMissing(dirname(path));
   const backup = backupSettings(file);
   writeAtomic(path, text, file.mode);
   // Record what this install created; a reinstall keeps the first record,
@@ -146,29 +172,34 @@ export function install(
  * uninstall({ scope: "project", dryRun: false }, process.env, "/repo");
  * ```
  */
-export function uninstall(opts: { scope: Scope; dryRun: boolean }, env: Env, cwd: string): Outcome {
-  const path = settingsPath(opts.scope, env, cwd);
+export function uninstall(
+  opts: { scope: Scope; dryRun: boolean; adapter?: HarnessAdapter },
+  env: Env,
+  cwd: string,
+): SettingsChange {
+  const adapter = opts.adapter ?? adapterFor(null);
+  const path = adapter.install.path(opts.scope, env, cwd);
   const file = readSettingsFile(path);
-  if (!file.exists || findEntries(file.text).length === 0) return { path, changed: false, diff: "", backup: null };
+  const own = adapter.install.layout === "own-file";
+  const found = file.exists ? (own ? findOwnEntries(file.text, adapter, path) : { entries: findEntries(file.text), foreign: false }) : null;
+  if (!found || found.entries.length === 0) return { path, changed: false, diff: "", backup: null };
+  if (own && found.foreign) {
+    throw new SettingsError(`${path} holds hooks that are not tracegate's as well; remove tracegate's entries from it by hand`);
+  }
   const home = dataDir(env);
   const state = readState(home);
   const key = stateKey(path);
   const rec = state[key];
-  const text = planUninstall(file.text, rec);
-  const emptied = rec?.file === true && (parseSettings(text).children ?? []).length === 0;
+  // An own-file is tracegate's alone: uninstall takes the whole file away.
+  const text = own ? "" : planUninstall(file.text, rec);
+  const emptied = own || (rec?.file === true && (parseSettings(text).children ?? []).length === 0);
   const diff = unifiedDiff(file.text, emptied ? "" : text, path);
   if (opts.dryRun) return { path, changed: false, diff, backup: null };
   // A file install created holds nothing but tracegate's entries: no backup needed.
   const backup = emptied ? null : backupSettings(file);
   if (emptied) {
     removeFile(path);
-    if (rec?.dir) {
-      try {
-        if (readdirSync(rec.dir).length === 0) rmdirSync(rec.dir);
-      } catch {
-        // a directory someone else now uses stays
-      }
-    }
+    if (rec?.dir) removeEmptyDirs(dirname(path), rec.dir);
   } else {
     writeAtomic(path, text, file.mode);
   }
@@ -181,6 +212,29 @@ export function uninstall(opts: { scope: Scope; dryRun: boolean }, env: Env, cwd
   return { path, changed: true, diff, backup };
 }
 
+/** The outermost directory on the way to `dir` that does not exist yet (null: it exists). */
+function topmostMissing(dir: string): string | null {
+  let missing: string | null = null;
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    missing = d;
+    if (dirname(d) === d) break;
+  }
+  return missing;
+}
+
+/** Remove `from` and its parents up to `top` while they are empty (install created them). */
+function removeEmptyDirs(from: string, top: string): void {
+  for (let d = from; ; d = dirname(d)) {
+    try {
+      if (readdirSync(d).length !== 0) return;
+      rmdirSync(d);
+    } catch {
+      return; // a directory someone else now uses stays
+    }
+    if (d === top || dirname(d) === d || !d.startsWith(top)) return;
+  }
+}
+
 function report(e: unknown): number {
   if (e instanceof SettingsError) return fail(e.message);
   if (e instanceof Error && "code" in e && typeof (e as NodeJS.ErrnoException).code === "string") {
@@ -190,13 +244,13 @@ function report(e: unknown): number {
   throw e;
 }
 
-/** `tracegate install [--scope user|project|local] [--gate] [--dry-run] [--bin PATH]` */
+/** `tracegate install [--harness NAME] [--scope user|project|local] [--gate] [--dry-run] [--bin PATH]` */
 export async function installCommand(argv: string[]): Promise<number> {
   try {
     const o = options(argv, true);
     const cwd = process.cwd();
     const bin = resolveBinary(o.bin, cwd);
-    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin }, process.env, cwd);
+    const r = install({ scope: o.scope, gate: o.gate, dryRun: o.dryRun, bin, adapter: o.adapter }, process.env, cwd);
     if (o.dryRun) {
       out(r.diff);
       if (!r.diff) err(`tracegate: ${r.path} already has this registration; nothing to change\n`);
@@ -207,8 +261,9 @@ export async function installCommand(argv: string[]): Promise<number> {
       return 0;
     }
     out(
-      `registered ${bin} in ${r.path} (${o.scope} scope), Stop ${o.gate ? "as the gate" : "observed only"}\n` +
+      `registered ${bin} for ${o.adapter.title} in ${r.path} (${o.scope} scope), Stop ${o.gate ? "as the gate" : "observed only"}\n` +
         (r.backup ? `backup of the previous file: ${r.backup}\n` : "") +
+        (o.adapter.install.notes ?? []).map((n) => `note: ${n}\n`).join("") +
         "check it with: tracegate doctor\n",
     );
     return 0;
@@ -217,14 +272,14 @@ export async function installCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** `tracegate uninstall [--scope user|project|local | --all] [--dry-run]` */
+/** `tracegate uninstall [--harness NAME] [--scope user|project|local | --all] [--dry-run]` */
 export async function uninstallCommand(argv: string[]): Promise<number> {
   try {
     const o = options(argv, false);
-    const scopes: Scope[] = o.all ? [...SCOPES] : [o.scope];
+    const scopes = o.all ? (o.adapter.install.scopes as Scope[]) : [o.scope];
     const cwd = process.cwd();
     for (const scope of scopes) {
-      const r = uninstall({ scope, dryRun: o.dryRun }, process.env, cwd);
+      const r = uninstall({ scope, dryRun: o.dryRun, adapter: o.adapter }, process.env, cwd);
       if (o.dryRun) out(r.diff);
       else if (r.changed) out(`removed tracegate from ${r.path}${r.backup ? ` (backup: ${r.backup})` : ""}\n`);
       else out(`no tracegate entries in ${r.path}\n`);

@@ -4,10 +4,11 @@
  * hook event in a temp CLAUDE_CONFIG_DIR. Needs `npm run build` first
  * (`npm test` does it).
  */
+import { claude } from "../../lib/harness/claude.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { CLAUDE, makeWorld, runClaude, sessionRecords, TRACEGATE, tracegate, type ClaudeRun, type World } from "./support/claude.ts";
 import { contentText, lastUserText, startModelServer, type ModelServer, type Scenario } from "./support/model-server.ts";
 
@@ -208,9 +209,9 @@ describe("the e2e support itself", () => {
     const world = makeWorld();
     worlds.push(world);
     const settings = JSON.parse(readFileSync(join(world.configDir, "settings.json"), "utf8"));
-    for (const [sub, spec] of Object.entries(HOOKS)) {
-      const [entry] = settings.hooks[spec.event];
-      expect(entry.hooks[0]).toEqual({ type: "command", command: `${TRACEGATE} ${sub}`, timeout: spec.timeoutS });
+    for (const [event, sub] of Object.entries(claude.events)) {
+      const [entry] = settings.hooks[event];
+      expect(entry.hooks[0]).toEqual({ type: "command", command: `${TRACEGATE} ${sub}`, timeout: HOOKS[sub].timeoutS });
     }
   });
 

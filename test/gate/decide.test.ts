@@ -1,7 +1,7 @@
+import { blockCapFrom } from "../../lib/harness/claude.ts";
 import { describe, expect, test } from "bun:test";
 import {
   BLOCK_REASON,
-  blockCapFrom,
   decide,
   type DecideInput,
   type Decision,

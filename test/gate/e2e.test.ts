@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
 import { outcomeOf } from "../../lib/gate/outcome.ts";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { CLAUDE, hookSettings, makeWorld, runClaude, sessionRecords, TRACEGATE, tracegate, type World } from "../e2e/support/claude.ts";
 import { contentText, startModelServer, type ModelServer, type Scenario } from "../e2e/support/model-server.ts";
 import { serve, type Served } from "../oracle/support.ts";

@@ -18,6 +18,7 @@ import { verifyVerdict } from "../../lib/oracle/verdict.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { sanitize } from "../../lib/trace/sanitize.ts";
 import { appendRecords, readSession } from "../../lib/trace/store.ts";
+import { claude } from "../../lib/harness/claude.ts";
 import { cleanup, git, keygen, makeTaskRepo, tempDir } from "../oracle/support.ts";
 
 let dir: string;
@@ -28,7 +29,7 @@ let other: ReturnType<typeof keygen>;
 let oracle: OracleServer;
 let slowOracle: OracleServer;
 let deadUrl: string;
-const gate = createStopGate(observe("stop"));
+const gate = createStopGate(observe(claude, "stop"), (c) => claude.stopInput(c.payload as Record<string, unknown>, c.env));
 const redactor = createRedactor({});
 
 beforeAll(async () => {
@@ -107,9 +108,9 @@ async function session(configure: { url?: string; pub?: string; on_error?: "allo
     },
     records: () => readSession(home, id).records as any[],
   };
-  const start = await observe("session-start")(ctx({ session_id: id, hook_event_name: "SessionStart", cwd: work, source: "startup" }, "session-start", 2000, s));
+  const start = await observe(claude, "session-start")(ctx({ session_id: id, hook_event_name: "SessionStart", cwd: work, source: "startup" }, "session-start", 2000, s));
   write(start);
-  write(await observe("user-prompt-submit")(ctx({ session_id: id, hook_event_name: "UserPromptSubmit", prompt: "write 42 into answer.txt", cwd: work }, "user-prompt-submit", 2000, s)));
+  write(await observe(claude, "user-prompt-submit")(ctx({ session_id: id, hook_event_name: "UserPromptSubmit", prompt: "write 42 into answer.txt", cwd: work }, "user-prompt-submit", 2000, s)));
   return s;
 }
 

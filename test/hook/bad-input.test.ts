@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { cleanup, listTree, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 
 const TIMEOUT_MS = HOOKS["post-tool-use"].timeoutS * 1000;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { HOOKS, type HookName } from "../../lib/hook/caps.ts";
+import { HOOKS, type HookName } from "../../lib/hook/subcommands.ts";
 import { BINARY, baseEnv, cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 
 let home: string;
@@ -82,6 +82,7 @@ describe("every hook subcommand: exit 0, silent, recorded", () => {
     "pre-compact": { hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
     notification: { hook_event_name: "Notification", message: "needs input", notification_type: "idle_prompt" },
     "session-end": { hook_event_name: "SessionEnd", reason: "other" },
+    event: { hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "ls" } },
   };
   const expectedType: Record<HookName, string> = {
     "session-start": "session_start",
@@ -94,6 +95,7 @@ describe("every hook subcommand: exit 0, silent, recorded", () => {
     "pre-compact": "pre_compact",
     notification: "notification",
     "session-end": "session_end",
+    event: "event",
   };
   for (const hook of Object.keys(HOOKS) as HookName[]) {
     test(hook, async () => {

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { ROOT } from "../support/tracegate.ts";
 
 function sources(dir: string): string[] {

@@ -2,6 +2,7 @@
  * install / uninstall / doctor through the compiled binary, the way a user
  * runs them, against settings files in a temp CLAUDE_CONFIG_DIR and project.
  */
+import { claude } from "../../lib/harness/claude.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
@@ -22,7 +23,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HOOKS } from "../../lib/hook/caps.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { parseHookCommand } from "../../lib/install/entries.ts";
 import { keyIdOf } from "../../lib/oracle/verdict.ts";
 
@@ -88,7 +89,7 @@ describe("install / uninstall", () => {
     expect(v.hooks.PreToolUse[0]).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: "~/bin/guard.sh" }] });
     const cmds = Object.values(v.hooks).flatMap((gs: any) => gs.flatMap((g: any) => g.hooks.map((h: any) => h.command)));
     const ours = cmds.map(parseHookCommand).filter(Boolean);
-    expect(ours).toHaveLength(Object.keys(HOOKS).length);
+    expect(ours).toHaveLength(Object.keys(claude.events).length);
     for (const p of ours) expect(p!.bin).toBe(bin);
     expect(statSync(t.user).mode & 0o777).toBe(0o600);
     expect(readFileSync(`${t.user}.tracegate.bak`, "utf8")).toBe(USER_SETTINGS);
@@ -198,7 +199,7 @@ describe("doctor", () => {
     const rep = JSON.parse(ok.out);
     expect(rep.problems).toEqual([]);
     expect(ok.code).toBe(0);
-    expect(rep.settings[0].entries).toHaveLength(Object.keys(HOOKS).length);
+    expect(rep.settings[0].entries).toHaveLength(Object.keys(claude.events).length);
     expect(rep.binaries[0].path).toBe(bin);
     expect(rep.binaries[0].version).toMatch(/^\d+\.\d+\.\d+/);
     expect(rep.data_dir.writable).toBe(true);

@@ -111,14 +111,15 @@ describe("Claude Code runs what tracegate installs", () => {
   );
 });
 
-test("hooks/hooks.json is what pluginHooks() derives from caps.ts", async () => {
+test("hooks/hooks.json is what pluginHooks() derives from subcommands.ts and the Claude adapter", async () => {
   const { pluginHooks } = await import("../../lib/install/plugin.ts");
-  const { HOOKS } = await import("../../lib/hook/caps.ts");
+  const { HOOKS } = await import("../../lib/hook/subcommands.ts");
   const committed = JSON.parse(readFileSync(join(ROOT, "hooks", "hooks.json"), "utf8"));
   expect(committed).toEqual(pluginHooks());
-  for (const spec of Object.values(HOOKS)) {
-    const h = committed.hooks[spec.event][0].hooks[0];
-    expect(h.timeout * 1000).toBeGreaterThan(spec.capMs);
+  const { claude } = await import("../../lib/harness/claude.ts");
+  for (const [event, sub] of Object.entries(claude.events)) {
+    const h = committed.hooks[event][0].hooks[0];
+    expect(h.timeout * 1000).toBeGreaterThan(HOOKS[sub].capMs);
   }
   // SessionEnd must fit the 1.5 s budget plugin hooks cannot raise.
   expect(HOOKS["session-end"].capMs).toBeLessThan(1500);

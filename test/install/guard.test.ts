@@ -5,12 +5,13 @@
  * binary, stdin, argv and the exit code must pass through untouched; with the
  * real binary, the event must be recorded.
  */
+import { claude } from "../../lib/harness/claude.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HOOKS, type HookName } from "../../lib/hook/caps.ts";
+import { HOOKS, type HookName } from "../../lib/hook/subcommands.ts";
 import { desiredEntries } from "../../lib/install/entries.ts";
 import { planInstall, findEntries } from "../../lib/install/settings.ts";
 
@@ -125,6 +126,6 @@ describe("installed commands", () => {
     expect(shown.status).toBe(0);
     const events = new Set(shown.stdout.trim().split("\n").map((l) => JSON.parse(l).event));
     for (const c of cmds) expect(events).toContain(c.event);
-    expect(cmds).toHaveLength(Object.keys(HOOKS).length);
+    expect(cmds).toHaveLength(Object.keys(claude.events).length);
   });
 });

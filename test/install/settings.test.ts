@@ -1,10 +1,11 @@
+import { claude } from "../../lib/harness/claude.ts";
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HOOKS } from "../../lib/hook/caps.ts";
-import { unifiedDiff } from "../../lib/install/diff.ts";
+import { HOOKS } from "../../lib/hook/subcommands.ts";
+import { unifiedDiff } from "../../lib/install/unified-diff.ts";
 import { desiredEntries, hookCommand, OBSERVE_FLAG, parseHookCommand, shQuote } from "../../lib/install/entries.ts";
 import { findEntries, planInstall, planUninstall, SettingsError } from "../../lib/install/settings.ts";
 
@@ -127,7 +128,7 @@ describe("planInstall / planUninstall", () => {
     const first = planInstall("{}", want(false)).text;
     const moved = planInstall(first, want(false, "/opt/tg/tracegate")).text;
     const found = findEntries(moved);
-    expect(found).toHaveLength(Object.keys(HOOKS).length);
+    expect(found).toHaveLength(Object.keys(claude.events).length);
     expect(new Set(found.map((f) => f.parsed.bin))).toEqual(new Set(["/opt/tg/tracegate"]));
     const gated = findEntries(planInstall(moved, want(true, "/opt/tg/tracegate")).text);
     expect(gated.find((f) => f.event === "Stop")!.parsed.args).toEqual([]);
@@ -148,10 +149,10 @@ describe("entries", () => {
     for (const gate of [false, true]) {
       const text = planInstall("{}", want(gate)).text;
       const found = findEntries(text);
-      expect(found.map((f) => f.parsed.subcommand).sort()).toEqual(Object.keys(HOOKS).sort());
+      expect(found.map((f) => f.parsed.subcommand).sort()).toEqual(Object.values(claude.events).sort());
       for (const f of found) {
         const spec = HOOKS[f.parsed.subcommand as keyof typeof HOOKS];
-        expect(f.event).toBe(spec.event);
+        expect(claude.events[f.event]).toBe(f.parsed.subcommand as never);
         expect(typeof f.timeout).toBe("number");
         expect(Number.isInteger(f.timeout)).toBe(true);
         expect((f.timeout as number) * 1000).toBeGreaterThan(spec.capMs);
@@ -162,10 +163,10 @@ describe("entries", () => {
   });
 
   test("groups have exactly the documented shape; matcher only where the event takes one", () => {
-    for (const d of want(true)) {
-      const spec = HOOKS[d.subcommand];
-      expect(Object.keys(d.group).sort()).toEqual(spec.matcher ? ["hooks", "matcher"] : ["hooks"]);
-      if (spec.matcher) expect(d.group.matcher).toBe("");
+    for (const d of want(true) as { event: string; group: any }[]) {
+      const matcher = claude.install.matcherEvents.has(d.event);
+      expect(Object.keys(d.group).sort()).toEqual(matcher ? ["hooks", "matcher"] : ["hooks"]);
+      if (matcher) expect(d.group.matcher).toBe("");
       expect(d.group.hooks).toHaveLength(1);
       expect(Object.keys(d.group.hooks[0]!).sort()).toEqual(["command", "timeout", "type"]);
       expect(d.group.hooks[0]!.type).toBe("command");
@@ -173,7 +174,7 @@ describe("entries", () => {
   });
 
   test("Stop is a gate only with --gate", () => {
-    const stop = (gate: boolean) => want(gate).find((d) => d.event === "Stop")!.group.hooks[0]!.command;
+    const stop = (gate: boolean) => (want(gate).find((d) => d.event === "Stop")!.group as any).hooks[0]!.command;
     expect(stop(false)).toContain(`exec "$0" stop --observe'`);
     expect(stop(true)).toContain(`exec "$0" stop'`);
   });

@@ -4,12 +4,13 @@
  * CLAUDE_CONFIG_DIR, temp TRACEGATE_HOME, and a temp git repo with one commit
  * as the working directory. Nothing leaves 127.0.0.1.
  */
+import { claude } from "../../../lib/harness/claude.ts";
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { HOOKS } from "../../../lib/hook/caps.ts";
+import { HOOKS } from "../../../lib/hook/subcommands.ts";
 
 /** Repo root, from this file's location. */
 export const ROOT = resolve(import.meta.dir, "../../..");
@@ -59,9 +60,9 @@ function git(cwd: string, env: Record<string, string>, ...args: string[]): strin
  */
 export function hookSettings(binary: string = TRACEGATE) {
   const hooks: Record<string, unknown[]> = {};
-  for (const [sub, spec] of Object.entries(HOOKS)) {
-    const handler = { type: "command", command: `${binary} ${sub}`, timeout: spec.timeoutS };
-    hooks[spec.event] = [spec.matcher ? { matcher: "*", hooks: [handler] } : { hooks: [handler] }];
+  for (const [event, sub] of Object.entries(claude.events)) {
+    const handler = { type: "command", command: `${binary} ${sub}`, timeout: HOOKS[sub].timeoutS };
+    hooks[event] = [claude.install.matcherEvents.has(event) ? { matcher: "*", hooks: [handler] } : { hooks: [handler] }];
   }
   return { hooks };
 }
