@@ -35,6 +35,9 @@ function lastAssistant(records: readonly unknown[]): Facts["previousAssistant"] 
   return null;
 }
 
+/** How long a Stop waits at most for a harness's transcript to catch up with the hook. */
+const TRANSCRIPT_WAIT_MS = 1_500;
+
 async function gatherFacts(adapter: HarnessAdapter, hook: HookName, ctx: HookContext, sessionId: string): Promise<Facts> {
   const eventName = eventArg(ctx.args);
   const facts: Mutable<Facts> = { ts: ctx.now().toISOString(), newId, eventName };
@@ -59,7 +62,12 @@ async function gatherFacts(adapter: HarnessAdapter, hook: HookName, ctx: HookCon
   }
   if (needs.transcriptPath && adapter.finalTextFromTranscript) {
     const { readTail } = await import("./transcript.ts");
-    const tail = readTail(needs.transcriptPath);
+    let tail = readTail(needs.transcriptPath);
+    // The harness may still be flushing what it wrote before this hook fired: re-read, bounded.
+    for (let waited = 0; tail && adapter.transcriptCaughtUp && !adapter.transcriptCaughtUp(tail.text, p) && waited < TRANSCRIPT_WAIT_MS; waited += 20) {
+      await Bun.sleep(20);
+      tail = readTail(needs.transcriptPath);
+    }
     facts.transcriptText = tail ? adapter.finalTextFromTranscript(tail.text, tail.fromStart) : null;
   }
   return facts;

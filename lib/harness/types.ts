@@ -104,5 +104,11 @@ export interface HarnessAdapter {
   readonly exit2Blocks: boolean;
   /** The final text of a transcript tail (Copilot), when `wants` asked for one. */
   finalTextFromTranscript?(tail: string, fromStart: boolean): string | null;
+  /**
+   * Whether a transcript tail already holds what was written before this hook
+   * fired (Copilot flushes events.jsonl after the hook starts); the handler
+   * re-reads for a short, bounded while until it does.
+   */
+  transcriptCaughtUp?(tail: string, p: Payload): boolean;
   readonly install: InstallSpec;
 }
