@@ -62,9 +62,11 @@ async function gatherFacts(adapter: HarnessAdapter, hook: HookName, ctx: HookCon
   }
   if (needs.transcriptPath && adapter.finalTextFromTranscript) {
     const { readTail } = await import("./transcript.ts");
+    const caughtUp = adapter.transcriptCaughtUp;
     let tail = readTail(needs.transcriptPath);
-    // The harness may still be flushing what it wrote before this hook fired: re-read, bounded.
-    for (let waited = 0; tail && adapter.transcriptCaughtUp && !adapter.transcriptCaughtUp(tail.text, p) && waited < TRANSCRIPT_WAIT_MS; waited += 20) {
+    // The harness may still be writing what came before this hook (Copilot creates and flushes its
+    // transcript lazily: on a first turn the file may not exist yet): re-read, bounded.
+    for (let waited = 0; caughtUp && !(tail && caughtUp(tail.text, p)) && waited < TRANSCRIPT_WAIT_MS; waited += 20) {
       await Bun.sleep(20);
       tail = readTail(needs.transcriptPath);
     }
