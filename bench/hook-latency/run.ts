@@ -9,6 +9,7 @@
  *   bun bench/hook-latency/run.ts --floor         # also a compiled Bun program that only drains stdin
  *   bun bench/hook-latency/run.ts --bin alt=/path/to/tracegate   # any other build
  *   bun bench/hook-latency/run.ts --small-runs 30 --large-runs 10
+ *   bun bench/hook-latency/run.ts --harness codex|gemini|copilot|all   # each harness vs Claude (harness.ts)
  *
  * Peak memory comes from separate runs under `/usr/bin/time -f %M` (apt
  * package `time`); without it, from polling /proc/PID/status VmHWM (a lower
@@ -24,6 +25,13 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const ROOT = resolve(import.meta.dir, "../..");
+
+// `--harness NAME|all`: the per-harness comparison against the Claude Code observer (issue 13).
+if (process.argv.includes("--harness") || process.argv.some((a) => a.startsWith("--harness="))) {
+  const { benchHarnesses } = await import("./harness.ts");
+  await benchHarnesses(process.argv.slice(2));
+  process.exit(0);
+}
 
 const { values: opts } = parseArgs({
   options: {

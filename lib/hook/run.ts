@@ -19,6 +19,7 @@ import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
 import type { TraceRecord } from "../trace/record.ts";
+import { utf8Head } from "../trace/cap.ts";
 import { sanitize } from "../trace/sanitize.ts";
 import { appendRecords } from "../trace/store.ts";
 import { HOOKS, type HookName } from "./subcommands.ts";
@@ -117,7 +118,8 @@ export async function runHook(
       logError(home, hook, "parse", e);
       if (input.bytes > 0) {
         const [config, binding] = await Promise.all([loadConfig(env, null), resolve(hook, rest, harness)]);
-        const head = text.slice(0, HEAD_FOR_UNPARSED);
+        // Keep the head, hash the whole: the same byte-bounded head as a cut field.
+        const head = utf8Head(text, HEAD_FOR_UNPARSED);
         writeRecords(home, hook, [binding.unparsed({ bytes: input.bytes, sha256: input.sha256, head, ts: new Date().toISOString() })], config);
       }
       exit0();

@@ -53,6 +53,8 @@ export interface World {
   cli(...args: string[]): { code: number | null; out: string; err: string };
   /** Pipe `payload` (world path rewritten) into the installed command for `event`. */
   fire(event: string, payload: Record<string, unknown>): HookRun;
+  /** The same, without blocking this process (for a test that acts while the hook runs). */
+  fireAsync(event: string, payload: Record<string, unknown>): Promise<HookRun>;
   /** Every record in the store. */
   records(): any[];
   /** Every byte the data dir holds, for "no secret on disk" checks. */
@@ -116,6 +118,15 @@ export function makeWorld(harness: string, opts: { gate?: boolean; env?: Record<
       if (!command) throw new Error(`no installed ${harness} entry for ${event}`);
       const r = spawnSync("/bin/sh", ["-c", command], { input: rewrite(payload), env, cwd: repo, encoding: "utf8", timeout: 60_000 });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    },
+    async fireAsync(event, payload) {
+      const command = commands.get(event);
+      if (!command) throw new Error(`no installed ${harness} entry for ${event}`);
+      const proc = Bun.spawn(["/bin/sh", "-c", command], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env, cwd: repo });
+      proc.stdin.write(rewrite(payload));
+      await proc.stdin.end();
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      return { code, stdout, stderr };
     },
     records: () => recordsIn(home),
     storeText() {
