@@ -109,35 +109,6 @@ export function transcriptCaughtUp(tail: string, p: Payload): boolean {
  * finalTextFromTranscript('{"type":"assistant.message","data":{"content":"Done."}}\n'); // "Done."
  * ```
  */
-/**
- * Whether a tail of events.jsonl has caught up with this hook: Copilot logs
- * `hook.start` (with the payload as `input`) before it runs a hook, but
- * flushes the file later, so the final `assistant.message` can be missing
- * when agentStop starts. The hook's own `hook.start` line, matched by its
- * payload timestamp and session, means everything before it is on disk.
- *
- * @example
- * ```ts
- * transcriptCaughtUp('{"type":"hook.start","data":{"hookType":"agentStop","input":{"timestamp":1}}}\n', { timestamp: 1 }); // true
- * ```
- */
-export function transcriptCaughtUp(tail: string, p: Payload): boolean {
-  const ts = p.timestamp;
-  if (typeof ts !== "number") return true;
-  const lines = tail.split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (!line.includes('"hook.start"') || !line.includes(String(ts))) continue;
-    try {
-      const v = JSON.parse(line) as { type?: unknown; data?: { input?: { timestamp?: unknown; sessionId?: unknown } } };
-      if (v?.type === "hook.start" && v.data?.input?.timestamp === ts && (p.sessionId === undefined || v.data.input.sessionId === p.sessionId)) return true;
-    } catch {
-      // a torn line: keep looking
-    }
-  }
-  return false;
-}
-
 export function finalTextFromTranscript(tail: string, fromStart = true): string | null {
   const lines = tail.split("\n");
   const first = fromStart ? 0 : 1;
@@ -214,6 +185,7 @@ export const copilot: HarnessAdapter = {
   name: "copilot",
   title: "Copilot CLI",
   events: EVENTS,
+  sessionKeys: SESSION_KEYS,
   sessionIdOf: (p) => firstString(p, SESSION_KEYS),
   sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants(hook, p) {
