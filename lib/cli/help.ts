@@ -5,7 +5,7 @@ export const USAGE = `tracegate: records AI coding-agent sessions, redacts secre
 Hook subcommands (read the event JSON on stdin; always exit 0):
   session-start | user-prompt-submit | pre-tool-use | post-tool-use |
   post-tool-use-failure | stop | subagent-stop | pre-compact | notification |
-  session-end  [--harness claude]
+  session-end | event --event=NAME  [--harness claude|codex|gemini|copilot]
 
 User commands:
   sessions [--json]                 list sessions in the store
@@ -13,15 +13,15 @@ User commands:
   verify [SESSION]                  validate records against the schema, check verdict signatures
   redact [--json] [--explain]       stdin -> stdout, secrets replaced
   diff [--cwd DIR] [--base REV] [--stat]
-  install [--scope user|project|local] [--gate] [--dry-run]
-  uninstall [--scope ...] [--dry-run]
+  install [--harness NAME] [--scope user|project|local] [--gate] [--dry-run]
+  uninstall [--harness NAME] [--scope ... | --all] [--dry-run]
   doctor [--json]
   oracle keygen --out DIR
   oracle serve --repo DIR --test-cmd CMD --key FILE [--port N]
   --version
 
 Environment: TRACEGATE_HOME (data dir), TRACEGATE_CONFIG (config file),
-CLAUDE_CONFIG_DIR (Claude Code settings dir), TRACEGATE_TASK_ID.
+CLAUDE_CONFIG_DIR (Claude Code settings dir), CODEX_HOME, COPILOT_HOME, TRACEGATE_TASK_ID.
 `;
 
 export async function helpCommand(_argv: string[], problem?: string): Promise<number> {

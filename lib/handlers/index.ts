@@ -109,7 +109,9 @@ function unparsedRecord(adapter: HarnessAdapter, hook: HookName, args: readonly 
     bytes: input.bytes,
     sha256: input.sha256,
     head: input.head,
-  };
+    ...(input.reason ? { reason: input.reason } : {}),
+    ...input.extra,
+  } as PayloadCutRecord;
 }
 
 /**
@@ -127,5 +129,10 @@ export async function bindingFor(hook: string, args: readonly string[], harness:
   const adapter = adapterFor(harness);
   const sub = hook as HookName;
   const handle = sub === "stop" && !args.includes(OBSERVE_FLAG) ? await gated(adapter) : observe(adapter, sub);
-  return { harness: adapter.name, handle, unparsed: (input) => unparsedRecord(adapter, sub, args, input) };
+  return {
+    harness: adapter.name,
+    sessionKeys: adapter.sessionKeys,
+    handle,
+    unparsed: (input) => unparsedRecord(adapter, sub, args, input),
+  };
 }

@@ -112,6 +112,7 @@ export const claude: HarnessAdapter = {
   name: "claude",
   title: "Claude Code",
   events: EVENTS,
+  sessionKeys: SESSION_KEYS,
   sessionIdOf,
   sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants: () => ({}),

@@ -38,6 +38,7 @@ export const codex: HarnessAdapter = {
   name: "codex",
   title: "Codex CLI",
   events: EVENTS,
+  sessionKeys: SESSION_KEYS,
   sessionIdOf: (p) => firstString(p, SESSION_KEYS),
   sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants: () => ({}),

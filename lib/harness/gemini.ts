@@ -111,6 +111,7 @@ export const gemini: HarnessAdapter = {
   name: "gemini",
   title: "Gemini CLI",
   events: EVENTS,
+  sessionKeys: SESSION_KEYS,
   sessionIdOf: (p) => firstString(p, SESSION_KEYS),
   sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants: (hook) => (hook === "stop" ? { previousAssistant: true } : {}),

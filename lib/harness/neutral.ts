@@ -30,6 +30,7 @@ export function neutralAdapter(name: string): HarnessAdapter {
     name: recorded,
     title: `unknown harness "${recorded}"`,
     events: {},
+    sessionKeys: SESSION_KEYS,
     sessionIdOf: (p) => firstString(p, SESSION_KEYS),
     sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
     wants: () => ({}),

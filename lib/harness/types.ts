@@ -88,6 +88,8 @@ export interface HarnessAdapter {
   readonly title: string;
   /** Harness event name to the subcommand that serves it; install registers every one. */
   readonly events: Readonly<Record<string, HookName>>;
+  /** The payload keys that may hold the session id, in the order they are tried. */
+  readonly sessionKeys: readonly string[];
   /** The session id in a payload, or null. */
   sessionIdOf(p: Payload): string | null;
   /** The session id still readable in the head of a payload that did not parse. */

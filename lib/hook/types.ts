@@ -45,6 +45,10 @@ export interface UnparsedInput {
   readonly head: string;
   /** Wall-clock time as an ISO string. */
   readonly ts: string;
+  /** Why it is kept only as a head (e.g. over the stdin cap, not JSON), when the runtime says. */
+  readonly reason?: string;
+  /** More neutral fields for the record. */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -54,6 +58,8 @@ export interface UnparsedInput {
  */
 export interface HookBinding {
   readonly harness: string;
+  /** The payload keys that may hold the session id (for the runtime to treat as identity fields). */
+  readonly sessionKeys: readonly string[];
   readonly handle: HookHandler;
   unparsed(input: UnparsedInput): TraceRecord;
 }
