@@ -29,7 +29,9 @@ export const CLIENT_BIN: Record<ClientName, string> = {
   codex: join(ROOT, "node_modules", ".bin", "codex"),
   gemini: join(ROOT, "node_modules", ".bin", "gemini"),
   copilot: join(ROOT, "node_modules", ".bin", "copilot"),
-  opencode: join(ROOT, "node_modules", ".bin", "opencode"),
+  // The platform package itself: the registry here serves only the linux-x64 builds of
+  // opencode-ai's per-platform optional dependencies, and a lock without the others fails `npm ci`.
+  opencode: join(ROOT, "node_modules", "opencode-linux-x64", "bin", "opencode"),
 };
 
 /** The npm package each client comes from, for the "missing" message. */
@@ -37,7 +39,7 @@ export const CLIENT_PACKAGE: Record<ClientName, string> = {
   codex: "@openai/codex",
   gemini: "@google/gemini-cli",
   copilot: "@github/copilot",
-  opencode: "opencode-ai",
+  opencode: "opencode-linux-x64 (the opencode-ai 1.18.33 binary, an optionalDependency)",
 };
 
 /**
