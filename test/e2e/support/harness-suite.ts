@@ -38,10 +38,10 @@ const LOOP_TIMEOUT_MS = 60_000;
 const ORACLE_ONLY = "ORACLE-ONLY-check-output";
 const CHECK = `test "$(cat answer.txt 2>/dev/null)" = 42 || { echo ${ORACLE_ONLY} >&2; exit 1; }\n`;
 
-type Rec = Record<string, any>;
+export type Rec = Record<string, any>;
 
 /** A world with the client's config written and tracegate installed for it. */
-interface Setup {
+export interface Setup {
   readonly world: World;
   readonly model: ModelServer;
   /** world.env plus the client's own environment (what `tracegate` commands and the client see). */
@@ -67,7 +67,11 @@ function onlySessionRecords(setup: Setup, run: ClientRun): Rec[] {
   if (list.length !== 1) {
     throw new Error(`expected exactly one recorded session, found ${list.length}: ${JSON.stringify(list)}\nclient stderr: ${run.stderr.slice(-3000)}`);
   }
-  const r = tg(setup, "show", list[0]!.session_id, "--json");
+  return sessionRecords(setup, list[0]!.session_id);
+}
+
+function sessionRecords(setup: Setup, sessionId: string): Rec[] {
+  const r = tg(setup, "show", sessionId, "--json");
   if (r.code !== 0) throw new Error(`tracegate show failed (${r.code}): ${r.stderr}`);
   return r.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
@@ -89,10 +93,19 @@ function blocksSeen(model: ModelServer): number {
   return last.filter((m) => m.role === "user" && m.text.includes(BLOCK_REASON)).length;
 }
 
-/** Options a client's suite may set. */
-export interface HarnessSuiteOptions {
-  /** Text the final assistant message is recorded with, when the client adds to it (default: the scripted text). */
-  readonly finalText?: (scripted: string) => string;
+/** What a client's test file may use for its own extra tests (cleanup is the suite's). */
+export interface HarnessHelpers {
+  /** World, model server, client config, then `tracegate install --harness NAME [--gate]`. */
+  setup(scenario: Scenario, opts?: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions }): Promise<Setup>;
+  /** A gated world: answer.txt must hold 42, a real `oracle serve`, `max_attempts` as given. */
+  gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions): Promise<Setup>;
+  run(s: Setup, prompt: string, timeoutMs?: number): Promise<ClientRun>;
+  /** The store's sessions (`tracegate sessions --json`). */
+  sessions(s: Setup): Rec[];
+  /** A session's records (`tracegate show ID --json`). */
+  records(s: Setup, sessionId: string): Rec[];
+  /** Runs a tracegate user command with the client's environment. */
+  tg(s: Setup, ...args: string[]): { code: number | null; stdout: string; stderr: string };
 }
 
 /**
@@ -104,7 +117,7 @@ export interface HarnessSuiteOptions {
  * harnessSuite("codex");
  * ```
  */
-export function harnessSuite(name: Exclude<ClientName, "opencode">, _opts: HarnessSuiteOptions = {}): void {
+export function harnessSuite(name: ClientName): HarnessHelpers {
   const available = clientAvailable(name);
   const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -275,4 +288,6 @@ export function harnessSuite(name: Exclude<ClientName, "opencode">, _opts: Harne
       TEST_TIMEOUT_MS,
     );
   });
+
+  return { setup, gated, run, sessions, records: sessionRecords, tg };
 }
