@@ -30,7 +30,7 @@ function lastAssistant(records: readonly unknown[]): Facts["previousAssistant"] 
     const r = records[i] as Record<string, unknown> | null;
     if (!r || r.type !== "message" || r.role !== "assistant" || typeof r.id !== "string") continue;
     const c = r.cumulative as { chars?: unknown } | undefined;
-    return { id: r.id, chars: typeof c?.chars === "number" ? c.chars : null };
+    return { id: r.id, chars: typeof c?.chars === "number" ? c.chars : null, text: typeof r.text === "string" ? r.text : null };
   }
   return null;
 }

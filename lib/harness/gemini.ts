@@ -52,6 +52,9 @@ export function isGateReason(prompt: unknown): boolean {
  * every turn's text joined with "\n", so the part past the previous record's
  * length is this turn's. Anything that does not look like a continuation
  * (a fresh turn, a shorter text, no "\n" at the join) is recorded whole.
+ * A continuation is `stop_hook_active`, or, since Gemini 0.61.0 sends
+ * `stop_hook_active: false` when the continuation pass made a tool call, a
+ * text whose part before the join ends with the previous record's text.
  *
  * @example
  * ```ts
@@ -63,8 +66,10 @@ export function newPart(
   continuing: boolean,
   prev: Facts["previousAssistant"],
 ): { text: string; cumulative: { chars: number; continues: string | null } } {
-  if (continuing && prev && prev.chars !== null && full.length > prev.chars && full[prev.chars] === "\n") {
-    return { text: full.slice(prev.chars + 1), cumulative: { chars: full.length, continues: prev.id } };
+  const joins = !!prev && prev.chars !== null && full.length > prev.chars && full[prev.chars] === "\n";
+  const extendsPrev = joins && typeof prev!.text === "string" && prev!.text.length > 0 && full.slice(0, prev!.chars!).endsWith(prev!.text);
+  if (prev && joins && (continuing || extendsPrev)) {
+    return { text: full.slice(prev.chars! + 1), cumulative: { chars: full.length, continues: prev.id } };
   }
   return { text: full, cumulative: { chars: full.length, continues: null } };
 }

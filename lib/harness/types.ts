@@ -30,7 +30,7 @@ export interface Facts {
   /** The harness event name when argv names it (`event --event=NAME`). */
   readonly eventName?: string | null;
   /** The session's last assistant message record so far (for cumulative final texts). */
-  readonly previousAssistant?: { readonly id: string; readonly chars: number | null } | null;
+  readonly previousAssistant?: { readonly id: string; readonly chars: number | null; readonly text?: string | null } | null;
   /** The final text read from the tail of the harness's transcript, when the adapter asked for it. */
   readonly transcriptText?: string | null;
   /** A session_end record for this session exists already (a harness that fires SessionEnd twice). */

@@ -1,6 +1,6 @@
 /**
  * Captures the real hook payloads each client sends, as fixtures for adapter
- * unit tests: `bun test/e2e/support/capture.ts [codex|gemini|copilot ...]`.
+ * unit tests: `bun test/e2e/support/capture.ts [CLIENT ...] [SCENARIO ...]`.
  *
  * Each client runs a scripted session against the model server with a
  * recording hook (record-hook.sh) registered by hand for every event its
@@ -102,6 +102,19 @@ export const SCENARIOS: Record<string, CaptureScenario> = {
       [{ type: "shell", command: "echo to-stdout; echo to-stderr >&2; exit 3" }],
       [{ type: "text", text: "All done: printed the greeting, the check exited 3." }],
       [{ type: "text", text: "Checked again after the refusal; done." }],
+    ],
+    clients: ["codex", "gemini", "copilot", "opencode"],
+  },
+  // The refused stop is followed by a tool call before the next final text (what a gated agent
+  // that fixes its work does). Gemini 0.61.0 then sends stop_hook_active: false on the second
+  // AfterAgent although prompt_response is still cumulative.
+  "tool-after-refusal": {
+    prompt: "Write the answer into answer.txt.",
+    script: [
+      [{ type: "shell", command: "echo 41 > answer.txt" }],
+      [{ type: "text", text: "Done: wrote the answer." }],
+      [{ type: "shell", command: "echo 42 > answer.txt" }],
+      [{ type: "text", text: "Fixed the answer; done." }],
     ],
     clients: ["codex", "gemini", "copilot", "opencode"],
   },
@@ -224,7 +237,11 @@ if (import.meta.main) {
   const wanted = process.argv.slice(2);
   for (const [scenarioName, sc] of Object.entries(SCENARIOS)) {
     for (const name of sc.clients) {
-      if (wanted.length && !wanted.includes(name)) continue;
+      // Arguments name clients and/or scenarios; none means all.
+      const clients = wanted.filter((w) => !(w in SCENARIOS));
+      const scenarios = wanted.filter((w) => w in SCENARIOS);
+      if (clients.length && !clients.includes(name)) continue;
+      if (scenarios.length && !scenarios.includes(scenarioName)) continue;
       await capture(name, scenarioName, sc);
     }
   }
