@@ -23,7 +23,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface Facts {
   readonly ts: string;
   newId(): string;
-  /** HEAD of the repo containing cwd (at the session's first event; null outside a repo). */
+  /** HEAD of the repo containing cwd at SessionStart, the session's first event (null outside a repo). */
   readonly baseCommit?: string | null;
   /** Session outcome at SessionEnd, derived from the session's records. */
   readonly outcome?: SessionOutcome;

@@ -252,6 +252,8 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
     const flag = s.harness === "claude" ? "" : ` --harness ${s.harness}`;
     if (s.error) problems.push(`${s.path}: ${s.error} (${title} cannot load this file)`);
     if (s.entries.length === 0 || !adapter) continue;
+    // What the harness needs besides the entries (trust), once per harness.
+    for (const n of adapter.install.notes ?? []) if (!notes.includes(n)) notes.push(n);
     const events = new Set(s.entries.map((e) => e.event));
     const missing = Object.keys(adapter.events).filter((ev) => !events.has(ev));
     if (missing.length) problems.push(`${s.path}: events not registered: ${missing.join(", ")} (run tracegate install${flag} --scope ${s.scope})`);

@@ -20,7 +20,6 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { claudeConfigDir } from "../config/paths.ts";
 import type { Created } from "./settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -30,25 +29,6 @@ export type Scope = (typeof SCOPES)[number];
 
 /** Suffix of the copy taken before every write that changes a settings file. */
 export const BACKUP_SUFFIX = ".tracegate.bak";
-
-/**
- * The settings file of a scope.
- *
- * @example
- * ```ts
- * settingsPath("local", {}, "/repo"); // "/repo/.claude/settings.local.json"
- * ```
- */
-export function settingsPath(scope: Scope, env: Env, cwd: string): string {
-  switch (scope) {
-    case "user":
-      return join(claudeConfigDir(env), "settings.json");
-    case "project":
-      return join(resolve(cwd), ".claude", "settings.json");
-    case "local":
-      return join(resolve(cwd), ".claude", "settings.local.json");
-  }
-}
 
 /** A settings file as read: its text ("" when missing) and mode. */
 export interface SettingsFile {

@@ -6,7 +6,7 @@
  * that is tracegate's alone), text in and text out; this module reads,
  * backs up, writes atomically and keeps the record of what it created.
  */
-import { accessSync, constants, existsSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
@@ -130,9 +130,10 @@ export function install(
 ): SettingsChange {
   const adapter = opts.adapter ?? adapterFor(null);
   const path = adapter.install.path(opts.scope, env, cwd);
+  const own = adapter.install.layout === "own-file";
+  if (own) refuseLink(path);
   const file = readSettingsFile(path);
   const desired = desiredEntries(opts.bin, { gate: opts.gate, adapter });
-  const own = adapter.install.layout === "own-file";
   const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text)).length > 0;
   const { text, created } = own
     ? { text: planOwnFile(file.text, desired, adapter, path), created: { hooks: false, events: [] as string[] } }
@@ -179,8 +180,9 @@ export function uninstall(
 ): SettingsChange {
   const adapter = opts.adapter ?? adapterFor(null);
   const path = adapter.install.path(opts.scope, env, cwd);
-  const file = readSettingsFile(path);
   const own = adapter.install.layout === "own-file";
+  if (own) refuseLink(path);
+  const file = readSettingsFile(path);
   const found = file.exists ? (own ? findOwnEntries(file.text, adapter, path) : { entries: findEntries(file.text), foreign: false }) : null;
   if (!found || found.entries.length === 0) return { path, changed: false, diff: "", backup: null };
   if (own && found.foreign) {
@@ -210,6 +212,23 @@ export function uninstall(
     // nothing else depends on it
   }
   return { path, changed: true, diff, backup };
+}
+
+/**
+ * A file that is tracegate's own is never a symlink: one committed to a
+ * repository (`.github/hooks/tracegate.json` -> a file of the user's) would
+ * otherwise have install write, or uninstall delete, whatever it points at.
+ */
+function refuseLink(path: string): void {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return; // missing: install creates it
+  }
+  if (st.isSymbolicLink() || !st.isFile()) {
+    throw new SettingsError(`${path} is ${st.isSymbolicLink() ? "a symlink" : "not a regular file"}; tracegate writes only a file of its own there. Remove it and run this again`);
+  }
 }
 
 /** The outermost directory on the way to `dir` that does not exist yet (null: it exists). */

@@ -206,4 +206,16 @@ describe("copilot: the gate (JSON only, cap 8)", () => {
     expect(v.at(-1)).toMatchObject({ outcome: "cap", block_cap: 8 });
     expect(recs.at(-1)).toMatchObject({ type: "session_end", outcome: "cap" });
   }, 90_000);
+
+  test("an oracle that is down never wedges the session", async () => {
+    const w = world(true);
+    await w.oracle({ down: true });
+    const stop = steps.find((s) => s.event === "agentStop")!.payload;
+    w.fire("sessionStart", steps[0]!.payload);
+    w.fire("userPromptSubmitted", steps[1]!.payload);
+    place(w, stop, transcriptAt("basic", stop));
+    const r = w.fire("agentStop", stop);
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    expect(w.records().filter((x) => x.type === "oracle_verdict").map((x) => [x.verdict, x.decision])).toEqual([["ERROR", "allow"]]);
+  }, 60_000);
 });

@@ -129,4 +129,14 @@ describe("gemini: the gate (AfterAgent, deny, no block cap)", () => {
     w.fire("SessionEnd", payload("SessionEnd"));
     expect(w.records().at(-1)).toMatchObject({ type: "session_end", outcome: "no_flip" });
   }, 60_000);
+
+  test("an oracle that is down never wedges the session", async () => {
+    const w = world(true);
+    await w.oracle({ down: true });
+    w.fire("SessionStart", payload("SessionStart"));
+    w.fire("BeforeAgent", payload("BeforeAgent"));
+    const r = w.fire("AfterAgent", after(false, "All done."));
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    expect(w.records().filter((x) => x.type === "oracle_verdict").map((x) => [x.verdict, x.decision])).toEqual([["ERROR", "allow"]]);
+  }, 60_000);
 });

@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, symlinkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS } from "../../lib/harness/registry.ts";
@@ -150,6 +150,21 @@ describe("copilot: tracegate's own hooks file", () => {
     expect(existsSync(join(home, "hooks", "tracegate.json"))).toBe(true);
   });
 
+  test("a tracegate.json that is a symlink (a repository's, pointing at a file of the user's) is refused by install and uninstall", () => {
+    const w = fresh();
+    const dir = join(w.project, ".github", "hooks");
+    mkdirSync(dir, { recursive: true });
+    const victim = join(w.env.HOME, "victim.json");
+    writeFileSync(victim, "{}");
+    symlinkSync(victim, join(dir, "tracegate.json"));
+    const r = w.run("install", "--harness", "copilot", "--scope", "project");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain("is a symlink");
+    expect(readFileSync(victim, "utf8")).toBe("{}");
+    expect(w.run("uninstall", "--harness", "copilot", "--scope", "project").code).not.toBe(0);
+    expect(existsSync(victim)).toBe(true);
+  });
+
   test("a tracegate.json that holds someone else's hooks is never overwritten", () => {
     const w = fresh();
     const hooksDir = join(w.env.HOME, ".copilot", "hooks");
@@ -190,6 +205,18 @@ describe("the CLI", () => {
     const s = w.run("install", "--harness", "codex", "--scope", "local");
     expect(s.code).not.toBe(0);
     expect(s.err).toContain("--scope for Codex CLI must be one of user, project");
+  });
+
+  test("a Gemini settings.json with a comment is refused with where it is, and left untouched", () => {
+    const w = fresh();
+    const path = join(w.env.HOME, ".gemini", "settings.json");
+    mkdirSync(join(path, ".."), { recursive: true });
+    const text = '{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n';
+    writeFileSync(path, text);
+    const r = w.run("install", "--harness", "gemini");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain("line 2");
+    expect(readFileSync(path, "utf8")).toBe(text);
   });
 
   test("install without --harness is still Claude Code", () => {
