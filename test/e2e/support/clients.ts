@@ -235,6 +235,11 @@ export interface ClientRunOptions {
   readonly args?: readonly string[];
   /** Extra environment on top of the world's and the client's. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Polled every 100 ms while the client runs; the first time it returns
+   * true, SIGINT goes to the client's process group (a Ctrl-C).
+   */
+  readonly interruptWhen?: () => boolean;
 }
 
 export interface ClientRun {
@@ -245,6 +250,8 @@ export interface ClientRun {
   readonly stderr: string;
   readonly durationMs: number;
   readonly timedOut: boolean;
+  /** With `interruptWhen`: ms from the SIGINT to the exit, or null when it was never sent. */
+  readonly interruptedMs: number | null;
 }
 
 /** The non-interactive command line for one prompt. */
@@ -297,6 +304,18 @@ export async function runClient(world: World, name: ClientName, opts: ClientRunO
       child.kill("SIGKILL");
     }
   }, opts.timeoutMs ?? 120_000);
+  let interruptedAt: number | null = null;
+  const poll = opts.interruptWhen
+    ? setInterval(() => {
+        if (interruptedAt !== null || !opts.interruptWhen!()) return;
+        interruptedAt = performance.now();
+        try {
+          process.kill(-child.pid!, "SIGINT");
+        } catch {
+          child.kill("SIGINT");
+        }
+      }, 100)
+    : null;
   const code = await new Promise<number | null>((res) => {
     child.on("error", (e) => {
       stderr += String(e);
@@ -305,7 +324,17 @@ export async function runClient(world: World, name: ClientName, opts: ClientRunO
     child.on("close", (c) => res(c));
   });
   clearTimeout(timer);
-  return { client: name, code, stdout, stderr, durationMs: performance.now() - started, timedOut };
+  if (poll) clearInterval(poll);
+  const ended = performance.now();
+  return {
+    client: name,
+    code,
+    stdout,
+    stderr,
+    durationMs: ended - started,
+    timedOut,
+    interruptedMs: interruptedAt === null ? null : ended - interruptedAt,
+  };
 }
 
 /**

@@ -99,7 +99,8 @@ export interface HarnessHelpers {
   setup(scenario: Scenario, opts?: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions }): Promise<Setup>;
   /** A gated world: answer.txt must hold 42, a real `oracle serve`, `max_attempts` as given. */
   gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions): Promise<Setup>;
-  run(s: Setup, prompt: string, timeoutMs?: number): Promise<ClientRun>;
+  /** Runs one prompt; `interruptWhen` sends a Ctrl-C the first time it holds (polled). */
+  run(s: Setup, prompt: string, timeoutMs?: number, interruptWhen?: () => boolean): Promise<ClientRun>;
   /** The store's sessions (`tracegate sessions --json`). */
   sessions(s: Setup): Rec[];
   /** A session's records (`tracegate show ID --json`). */
@@ -149,8 +150,8 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
     return s;
   }
 
-  async function run(s: Setup, prompt: string, timeoutMs = RUN_TIMEOUT_MS): Promise<ClientRun> {
-    return runClient(s.world, name, { prompt, modelUrl: s.model.url, timeoutMs, env: s.env });
+  async function run(s: Setup, prompt: string, timeoutMs = RUN_TIMEOUT_MS, interruptWhen?: () => boolean): Promise<ClientRun> {
+    return runClient(s.world, name, { prompt, modelUrl: s.model.url, timeoutMs, env: s.env, interruptWhen });
   }
 
   /** A gated world: the task (answer.txt must hold 42), an oracle over a clone of its repo, and the config. */
