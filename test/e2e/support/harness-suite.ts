@@ -12,7 +12,9 @@
  *     real `tracegate oracle serve`;
  * (c) an agent that keeps saying done ends by itself within the gate's
  *     `max_attempts` (Codex and Gemini have no cap of their own and would
- *     loop forever otherwise).
+ *     loop forever otherwise);
+ * (d) with the oracle down the session still ends by itself: one ERROR
+ *     verdict, allowed (`on_error: allow`), outcome no_flip.
  *
  * Each client's test file calls `harnessSuite(name)`: one file per client, so
  * each one's wall time shows in the runner's output.
@@ -98,7 +100,7 @@ export interface HarnessHelpers {
   /** World, model server, client config, then `tracegate install --harness NAME [--gate]`. */
   setup(scenario: Scenario, opts?: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions }): Promise<Setup>;
   /** A gated world: answer.txt must hold 42, a real `oracle serve`, `max_attempts` as given. */
-  gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions): Promise<Setup>;
+  gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions, oracleDown?: boolean): Promise<Setup>;
   /** Runs one prompt; `interruptWhen` sends a Ctrl-C the first time it holds (polled). */
   run(s: Setup, prompt: string, timeoutMs?: number, interruptWhen?: () => boolean): Promise<ClientRun>;
   /** The store's sessions (`tracegate sessions --json`). */
@@ -155,27 +157,36 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
   }
 
   /** A gated world: the task (answer.txt must hold 42), an oracle over a clone of its repo, and the config. */
-  async function gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions): Promise<Setup> {
+  async function gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions, oracleDown = false): Promise<Setup> {
     const keys = makeWorld({ files: { "check.sh": CHECK }, settings: false });
     cleanups.push(() => keys.cleanup());
     const keyDir = join(keys.root, "keys");
     execFileSync(TRACEGATE, ["oracle", "keygen", "--out", keyDir], { env: keys.env });
     const task = join(keys.root, "oracle-task");
-    execFileSync("git", ["clone", "-q", keys.repo, task]);
-    const oracle: Served = await serve(["--repo", task, "--test-cmd", "sh check.sh", "--key", join(keyDir, "oracle.key")], {}, [TRACEGATE]);
-    cleanups.push(() => oracle.stop());
+    let url: string;
+    if (oracleDown) {
+      // A port that was just listening and is closed now: connection refused.
+      const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+      url = `http://127.0.0.1:${dead.port}`;
+      await dead.stop(true);
+    } else {
+      execFileSync("git", ["clone", "-q", keys.repo, task]);
+      const oracle: Served = await serve(["--repo", task, "--test-cmd", "sh check.sh", "--key", join(keyDir, "oracle.key")], {}, [TRACEGATE]);
+      cleanups.push(() => oracle.stop());
+      url = oracle.url;
+    }
     const s = await setup(scenario, {
       files: { "check.sh": CHECK },
       gate: true,
       server,
       config: {
-        oracle: { url: oracle.url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" },
+        oracle: { url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" },
         gate: { max_attempts: maxAttempts },
         task_id: "e2e-answer",
       },
     });
     // The oracle host must have the agent's base commit.
-    execFileSync("git", ["-C", task, "fetch", "-q", s.world.repo, "HEAD"]);
+    if (!oracleDown) execFileSync("git", ["-C", task, "fetch", "-q", s.world.repo, "HEAD"]);
     return s;
   }
 
@@ -285,6 +296,21 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         expect(blocksSeen(s.model)).toBe(maxAttempts - 1);
         // The gate's limit ended it: exactly one more model turn per block.
         expect(s.model.mainHistories().length).toBe(1 + maxAttempts);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    test(
+      "(d) the oracle is down: the session ends normally in bounded time, ERROR recorded, no_flip",
+      async () => {
+        const s = await gated([[{ type: "shell", command: "echo 42 > answer.txt" }], [{ type: "text", text: "Done." }]], 3, undefined, true);
+        const r = await run(s, "Write the answer into answer.txt.", LOOP_TIMEOUT_MS);
+        expect(r.timedOut).toBe(false);
+        expectCleanExit(r);
+        const records = onlySessionRecords(s, r);
+        expect(verdicts(records).map((x) => [x.verdict, x.verified, x.decision])).toEqual([["ERROR", false, "allow"]]);
+        expect(outcomeOf(records)).toBe("no_flip");
+        expect(blocksSeen(s.model)).toBe(0);
       },
       TEST_TIMEOUT_MS,
     );
