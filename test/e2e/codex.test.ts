@@ -5,19 +5,11 @@
  * first (`npm test` does it).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { clientAvailable } from "./support/clients.ts";
 import { harnessSuite } from "./support/harness-suite.ts";
+import { stored } from "./support/store.ts";
 
 const h = harnessSuite("codex");
-
-/** Whether the store already holds a record of this type (read while the client runs). */
-function stored(dataDir: string, type: string): boolean {
-  const dir = join(dataDir, "sessions");
-  if (!existsSync(dir)) return false;
-  return readdirSync(dir).some((f) => readFileSync(join(dir, f), "utf8").includes(`"type":"${type}"`));
-}
 
 describe.skipIf(!clientAvailable("codex"))("real codex client: Ctrl-C during a tool", () => {
   test(

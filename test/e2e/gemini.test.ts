@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { clientAvailable, expectCleanExit } from "./support/clients.ts";
 import { harnessSuite } from "./support/harness-suite.ts";
+import { stored } from "./support/store.ts";
 
 const h = harnessSuite("gemini");
 
@@ -30,6 +31,29 @@ describe.skipIf(!clientAvailable("gemini"))("real gemini client: cumulative prom
       // Gemini prints every pass's text on stdout, run together.
       expect(r.stdout).toContain(first);
       expect(r.stdout).toContain(second);
+    },
+    200_000,
+  );
+});
+
+describe.skipIf(!clientAvailable("gemini"))("real gemini client: SIGTERM to its process group during a tool", () => {
+  test(
+    "SessionEnd (which Gemini can fire twice on SIGTERM) gives one session_end record; the model is not asked again; verify passes",
+    async () => {
+      // Gemini runs the shell in a process group of its own, which the signal does not reach: a
+      // short sleep, so what outlives the client ends by itself within seconds.
+      const s = await h.setup([[{ type: "shell", command: "sleep 6" }], [{ type: "text", text: "unreachable" }]]);
+      const r = await h.run(s, "Wait a minute.", 120_000, () => stored(s.world.dataDir, "pre_tool_use"), "SIGTERM");
+      expect(r.timedOut).toBe(false);
+      expect(r.interruptedMs).not.toBeNull();
+      const [session, ...more] = h.sessions(s);
+      expect(more).toEqual([]);
+      const records = h.records(s, session!.session_id);
+      expect(records.filter((x) => x.type === "session_end")).toHaveLength(1);
+      expect(records.some((x) => x.type === "pre_tool_use")).toBe(true);
+      // It ended there: no second model turn.
+      expect(s.model.mainHistories()).toHaveLength(1);
+      expect(h.tg(s, "verify").code).toBe(0);
     },
     200_000,
   );

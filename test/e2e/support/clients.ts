@@ -240,6 +240,12 @@ export interface ClientRunOptions {
    * true, SIGINT goes to the client's process group (a Ctrl-C).
    */
   readonly interruptWhen?: () => boolean;
+  /**
+   * The signal `interruptWhen` sends to the client's process group: SIGINT (default), as a Ctrl-C,
+   * or SIGTERM, as a supervisor ending a job. (Gemini 0.61.0 ignores a SIGTERM to its own pid while a
+   * tool runs and finishes the session.)
+   */
+  readonly interruptSignal?: "SIGINT" | "SIGTERM";
 }
 
 export interface ClientRun {
@@ -309,10 +315,11 @@ export async function runClient(world: World, name: ClientName, opts: ClientRunO
     ? setInterval(() => {
         if (interruptedAt !== null || !opts.interruptWhen!()) return;
         interruptedAt = performance.now();
+        const signal = opts.interruptSignal ?? "SIGINT";
         try {
-          process.kill(-child.pid!, "SIGINT");
+          process.kill(-child.pid!, signal);
         } catch {
-          child.kill("SIGINT");
+          child.kill(signal);
         }
       }, 100)
     : null;

@@ -102,7 +102,7 @@ export interface HarnessHelpers {
   /** A gated world: answer.txt must hold 42, a real `oracle serve`, `max_attempts` as given. */
   gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions, oracleDown?: boolean): Promise<Setup>;
   /** Runs one prompt; `interruptWhen` sends a Ctrl-C the first time it holds (polled). */
-  run(s: Setup, prompt: string, timeoutMs?: number, interruptWhen?: () => boolean): Promise<ClientRun>;
+  run(s: Setup, prompt: string, timeoutMs?: number, interruptWhen?: () => boolean, interruptSignal?: "SIGINT" | "SIGTERM"): Promise<ClientRun>;
   /** The store's sessions (`tracegate sessions --json`). */
   sessions(s: Setup): Rec[];
   /** A session's records (`tracegate show ID --json`). */
@@ -152,8 +152,8 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
     return s;
   }
 
-  async function run(s: Setup, prompt: string, timeoutMs = RUN_TIMEOUT_MS, interruptWhen?: () => boolean): Promise<ClientRun> {
-    return runClient(s.world, name, { prompt, modelUrl: s.model.url, timeoutMs, env: s.env, interruptWhen });
+  async function run(s: Setup, prompt: string, timeoutMs = RUN_TIMEOUT_MS, interruptWhen?: () => boolean, interruptSignal?: "SIGINT" | "SIGTERM"): Promise<ClientRun> {
+    return runClient(s.world, name, { prompt, modelUrl: s.model.url, timeoutMs, env: s.env, interruptWhen, interruptSignal });
   }
 
   /** A gated world: the task (answer.txt must hold 42), an oracle over a clone of its repo, and the config. */
