@@ -62,7 +62,7 @@ describe("codex: every captured event recorded", () => {
     expect(JSON.stringify(tools[0].output)).toContain("[REDACTED");
     const v = w.cli("verify");
     expect({ code: v.code, err: v.err }).toEqual({ code: 0, err: "" });
-  });
+  }, 60_000);
 
   test("Interrupt and the events without a dedicated record are kept whole as `event` records", () => {
     const w = world();
@@ -86,7 +86,7 @@ describe("codex: every captured event recorded", () => {
     ]);
     expect(recs[0].payload.turn_id).toBe("t-1");
     expect(w.cli("verify").code).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe("codex: the gate (no block cap: max_attempts ends the loop)", () => {

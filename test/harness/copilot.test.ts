@@ -96,7 +96,7 @@ describe("copilot: every captured event recorded", () => {
     expect(w.storeText()).not.toContain(PLANTED);
     const v = w.cli("verify");
     expect({ code: v.code, err: v.err }).toEqual({ code: 0, err: "" });
-  });
+  }, 60_000);
 
   test("a sub-agent's agentStop is kept as an event and never gated; the main agent's is", async () => {
     const w = world(true);

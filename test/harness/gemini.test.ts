@@ -70,7 +70,17 @@ describe("gemini: every captured event recorded", () => {
     expect(disk).not.toContain("env-session");
     const v = w.cli("verify");
     expect({ code: v.code, err: v.err }).toEqual({ code: 0, err: "" });
-  });
+  }, 60_000);
+
+  test("the captured continuation that made a tool call (stop_hook_active false, text still cumulative) is split too", () => {
+    const w = world();
+    for (const s of scenario("gemini", "tool-after-refusal")) expect(w.fire(s.event, s.payload).code).toBe(0);
+    const said = w.records().filter((r) => r.type === "message" && r.role === "assistant");
+    expect(said.map((m) => [m.text, m.cumulative.continues === (said[0].id as string)])).toEqual([
+      ["Done: wrote the answer.", false],
+      ["Fixed the answer; done.", true],
+    ]);
+  }, 60_000);
 
   test("install writes timeouts in ms, a name per handler, matcher \"*\" on tool events", () => {
     const w = world();
@@ -79,7 +89,7 @@ describe("gemini: every captured event recorded", () => {
     expect(s.hooks.AfterAgent[0].hooks[0]).toMatchObject({ type: "command", timeout: 60_000, name: "tracegate-AfterAgent" });
     expect(s.hooks.BeforeTool[0]).toMatchObject({ matcher: "*" });
     for (const groups of Object.values(s.hooks) as any[]) expect(groups[0].hooks[0].timeout).toBeGreaterThanOrEqual(5000);
-  });
+  }, 60_000);
 });
 
 describe("gemini: the gate (AfterAgent, deny, no block cap)", () => {

@@ -92,7 +92,7 @@ describe.each([
     expect(u.code).toBe(0);
     rmSync(`${path}.tracegate.bak`, { force: true });
     expect(w.snapshot()).toEqual(before);
-  });
+  }, 60_000);
 
   test("with no file before, uninstall removes the file and the directory install made", () => {
     const w = fresh();
@@ -101,7 +101,7 @@ describe.each([
     expect(existsSync(userFile(w))).toBe(true);
     expect(w.run("uninstall", "--harness", harness).code).toBe(0);
     expect(w.snapshot()).toEqual(before);
-  });
+  }, 60_000);
 
   test("--scope project writes the project file; --dry-run writes nothing and prints the diff", () => {
     const w = fresh();
@@ -115,7 +115,7 @@ describe.each([
     expect(existsSync(join(w.project, dir, harness === "codex" ? "hooks.json" : "settings.json"))).toBe(true);
     expect(w.run("uninstall", "--harness", harness, "--scope", "project").code).toBe(0);
     expect(w.snapshot()).toEqual(before);
-  });
+  }, 60_000);
 });
 
 describe("copilot: tracegate's own hooks file", () => {
@@ -135,7 +135,7 @@ describe("copilot: tracegate's own hooks file", () => {
     expect(file.hooks.agentStop[0].bash).toContain(`exec "$0" stop --harness=copilot'`);
     expect(w.run("uninstall", "--harness", "copilot").code).toBe(0);
     expect(w.snapshot()).toEqual(before);
-  });
+  }, 60_000);
 
   test("COPILOT_HOME is honoured; the project scope is .github/hooks/ and both directories go again", () => {
     const w = fresh();
@@ -148,7 +148,7 @@ describe("copilot: tracegate's own hooks file", () => {
     const r = spawnSync(DIST, ["install", "--harness", "copilot"], { env: { ...w.env, COPILOT_HOME: home }, cwd: w.project, encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(existsSync(join(home, "hooks", "tracegate.json"))).toBe(true);
-  });
+  }, 60_000);
 
   test("a tracegate.json that is a symlink (a repository's, pointing at a file of the user's) is refused by install and uninstall", () => {
     const w = fresh();
@@ -163,7 +163,7 @@ describe("copilot: tracegate's own hooks file", () => {
     expect(readFileSync(victim, "utf8")).toBe("{}");
     expect(w.run("uninstall", "--harness", "copilot", "--scope", "project").code).not.toBe(0);
     expect(existsSync(victim)).toBe(true);
-  });
+  }, 60_000);
 
   test("a tracegate.json that holds someone else's hooks is never overwritten", () => {
     const w = fresh();
@@ -175,7 +175,7 @@ describe("copilot: tracegate's own hooks file", () => {
     expect(r.code).not.toBe(0);
     expect(r.err).toContain("not tracegate's");
     expect(readFileSync(join(hooksDir, "tracegate.json"), "utf8")).toBe(foreign);
-  });
+  }, 60_000);
 });
 
 describe("the missing-binary guard, for every harness", () => {
@@ -192,7 +192,7 @@ describe("the missing-binary guard, for every harness", () => {
     rmSync(bin);
     const r = spawnSync("/bin/sh", ["-c", stop], { input: "x".repeat(1 << 20), env: w.env, encoding: "utf8" });
     expect([r.status, r.stdout, r.stderr]).toEqual([0, "", ""]);
-  });
+  }, 60_000);
 });
 
 describe("the CLI", () => {
@@ -205,7 +205,7 @@ describe("the CLI", () => {
     const s = w.run("install", "--harness", "codex", "--scope", "local");
     expect(s.code).not.toBe(0);
     expect(s.err).toContain("--scope for Codex CLI must be one of user, project");
-  });
+  }, 60_000);
 
   test("a Gemini settings.json with a comment is refused with where it is, and left untouched", () => {
     const w = fresh();
@@ -217,7 +217,7 @@ describe("the CLI", () => {
     expect(r.code).not.toBe(0);
     expect(r.err).toContain("line 2");
     expect(readFileSync(path, "utf8")).toBe(text);
-  });
+  }, 60_000);
 
   test("install without --harness is still Claude Code", () => {
     const w = fresh();
@@ -226,7 +226,7 @@ describe("the CLI", () => {
     const text = readFileSync(join(w.dir, "claude", "settings.json"), "utf8");
     expect(text).not.toContain("--harness");
     expect(Object.keys(JSON.parse(text).hooks)).toContain("SessionEnd");
-  });
+  }, 60_000);
 
   test("doctor lists every harness it finds registered, each timeout checked in that harness's units", () => {
     const w = fresh();
@@ -248,7 +248,7 @@ describe("the CLI", () => {
     const human = w.run("doctor").out;
     expect(human).toContain("settings (Gemini CLI, user)");
     expect(human).toContain("timeout 60000ms > cap 50000ms  ok");
-  });
+  }, 60_000);
 
   test("doctor flags a Gemini timeout written in seconds (a 5 there is 5 ms)", () => {
     const w = fresh();
@@ -257,5 +257,5 @@ describe("the CLI", () => {
     writeFileSync(path, readFileSync(path, "utf8").replace('"timeout": 60000', '"timeout": 60'));
     const rep = JSON.parse(w.run("doctor", "--json").out);
     expect(rep.problems.join("\n")).toContain("AfterAgent timeout 60ms is not above its cap 50000ms");
-  });
+  }, 60_000);
 });
