@@ -15,7 +15,7 @@ import { HOOKS } from "../hook/subcommands.ts";
 import { harnessOfCommand, OBSERVE_FLAG, timeoutMs } from "./entries.ts";
 import { readSettingsFile, type Scope } from "./files.ts";
 import { findOwnEntries } from "./own-file.ts";
-import { findEntries } from "./settings.ts";
+import { findEntries, type FoundEntry } from "./settings.ts";
 import { dialectOf, runningBinary } from "./register.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -93,8 +93,11 @@ function inspectSettings(adapter: HarnessAdapter, scope: Scope, env: Env, cwd: s
   }
   if (!file.exists) return { ...base, exists: false, error: null };
   try {
-    const found =
-      adapter.install.layout === "own-file" ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialectOf(adapter));
+    const found = adapter.install.plugin
+      ? pluginEntries(adapter, file.text, path)
+      : adapter.install.layout === "own-file"
+        ? findOwnEntries(file.text, adapter, path).entries
+        : findEntries(file.text, dialectOf(adapter));
     const entries = found.map((f): EntryReport => {
       const spec = (HOOKS as Record<string, { capMs: number }>)[f.parsed.subcommand];
       const timeout = typeof f.timeout === "number" ? f.timeout : null;
@@ -123,6 +126,20 @@ function inspectSettings(adapter: HarnessAdapter, scope: Scope, env: Env, cwd: s
   } catch (e) {
     return { ...base, exists: true, error: (e as Error).message };
   }
+}
+
+/** A plugin file's entries in the shape doctor reports (its guard is the plugin's own existence check). */
+function pluginEntries(adapter: HarnessAdapter, text: string, path: string): FoundEntry[] {
+  const entries = adapter.install.plugin!.parse(text);
+  if (entries === null) throw new Error(`${path} is not tracegate's plugin`);
+  return entries.map((e) => ({
+    event: e.event,
+    matcher: undefined,
+    timeout: e.timeout_ms,
+    command: [e.bin, ...e.args].join(" "),
+    parsed: { bin: e.bin, subcommand: e.args[0] ?? "", args: e.args.slice(1), guarded: true },
+    shared: false,
+  }));
 }
 
 function inspectBinary(path: string): BinaryReport {

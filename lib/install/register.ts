@@ -138,6 +138,7 @@ export function install(
 ): SettingsChange {
   const adapter = opts.adapter ?? adapterFor(null);
   const path = adapter.install.path(opts.scope, env, cwd);
+  if (adapter.install.plugin) return installPlugin(adapter, path, opts, env);
   const own = adapter.install.layout === "own-file";
   if (own) refuseLink(path);
   const file = readSettingsFile(path);
@@ -189,6 +190,7 @@ export function uninstall(
 ): SettingsChange {
   const adapter = opts.adapter ?? adapterFor(null);
   const path = adapter.install.path(opts.scope, env, cwd);
+  if (adapter.install.plugin) return uninstallPlugin(adapter, path, opts, env);
   const own = adapter.install.layout === "own-file";
   if (own) refuseLink(path);
   const file = readSettingsFile(path);
@@ -222,6 +224,64 @@ export function uninstall(
     // nothing else depends on it
   }
   return { path, changed: true, diff, backup };
+}
+
+/**
+ * The plugin layout (OpenCode): the whole file is tracegate's, rendered for
+ * this binary; a file of that name that is not tracegate's is never replaced.
+ */
+function installPlugin(
+  adapter: HarnessAdapter,
+  path: string,
+  opts: { gate: boolean; dryRun: boolean; bin: string },
+  env: Env,
+): SettingsChange {
+  const plugin = adapter.install.plugin!;
+  refuseLink(path);
+  const file = readSettingsFile(path);
+  if (file.exists && plugin.parse(file.text) === null) {
+    throw new SettingsError(`${path} exists and is not tracegate's plugin; move it away and install again`);
+  }
+  const text = plugin.render(opts.bin, opts.gate);
+  const diff = unifiedDiff(file.text, text, path);
+  if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
+  const dirCreated = topmostMissing(dirname(path));
+  writeAtomic(path, text, file.exists ? file.mode : 0o644);
+  const home = dataDir(env);
+  const state = readState(home);
+  const key = stateKey(path);
+  if (!state[key]) state[key] = { hooks: false, events: [], file: true, dir: dirCreated };
+  try {
+    writeState(home, state);
+  } catch {
+    // without the record, uninstall still removes the file
+  }
+  return { path, changed: true, diff, backup: null };
+}
+
+/** Remove tracegate's plugin file, and only it: the directories install created go only when empty. */
+function uninstallPlugin(adapter: HarnessAdapter, path: string, opts: { dryRun: boolean }, env: Env): SettingsChange {
+  refuseLink(path);
+  const file = readSettingsFile(path);
+  if (!file.exists) return { path, changed: false, diff: "", backup: null };
+  if (adapter.install.plugin!.parse(file.text) === null) {
+    throw new SettingsError(`${path} is not tracegate's plugin; it was left alone`);
+  }
+  const diff = unifiedDiff(file.text, "", path);
+  if (opts.dryRun) return { path, changed: false, diff, backup: null };
+  const home = dataDir(env);
+  const state = readState(home);
+  const key = stateKey(path);
+  removeFile(path);
+  const dir = state[key]?.dir;
+  if (dir) removeEmptyDirs(dirname(path), dir);
+  delete state[key];
+  try {
+    writeState(home, state);
+  } catch {
+    // nothing else depends on it
+  }
+  return { path, changed: true, diff, backup: null };
 }
 
 /**
