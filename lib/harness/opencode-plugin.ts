@@ -53,7 +53,7 @@ export const TracegatePlugin = async ({ client, directory }) => {
         let child;
         try {
           if (!existsSync(BIN)) return done(null);
-          child = Bun.spawn([BIN, ...entry.args], { stdin: "pipe", stdout: "pipe", stderr: "ignore", cwd: directory });
+          child = Bun.spawn([BIN, ...entry.args], { stdin: "pipe", stdout: "pipe", stderr: "ignore", cwd: directory, env: { ...process.env } });
         } catch {
           return done(null);
         }
