@@ -14,6 +14,7 @@ import type { TraceRecord } from "../trace/record.ts";
 import { buildRecords, firstString, sessionIdInHead, str, type Reading } from "./records.ts";
 import type { Env, Facts, HarnessAdapter, Payload } from "./types.ts";
 
+/** The facts a handler gathers (re-exported for tests that build Claude records directly). */
 export type { Facts } from "./types.ts";
 
 /** Claude Code's default for CLAUDE_CODE_STOP_HOOK_BLOCK_CAP. */
@@ -108,6 +109,7 @@ export function claudeRecords(hook: HookName, p: Payload, sessionId: string, fac
   return buildRecords("claude", hook, p, sessionId, facts, snakeReading(hook, p, facts.eventName ?? null));
 }
 
+/** The Claude Code adapter: the default harness. */
 export const claude: HarnessAdapter = {
   name: "claude",
   title: "Claude Code",

@@ -34,6 +34,7 @@ const EVENTS = {
 
 const SESSION_KEYS = ["session_id"];
 
+/** The Codex CLI adapter (`--harness codex`). */
 export const codex: HarnessAdapter = {
   name: "codex",
   title: "Codex CLI",

@@ -181,6 +181,7 @@ function reading(hook: HookName, p: Payload, facts: Facts): Reading {
   }
 }
 
+/** The Copilot CLI adapter (`--harness copilot`), camelCase dialect. */
 export const copilot: HarnessAdapter = {
   name: "copilot",
   title: "Copilot CLI",

@@ -112,6 +112,7 @@ function reading(hook: HookName, p: Payload, facts: Facts): Reading {
   }
 }
 
+/** The Gemini CLI adapter (`--harness gemini`). */
 export const gemini: HarnessAdapter = {
   name: "gemini",
   title: "Gemini CLI",
@@ -135,6 +136,7 @@ export const gemini: HarnessAdapter = {
       return join(userHome(env), ".gemini", "settings.json");
     },
     layout: "settings",
+    comments: true,
     timeoutUnit: "ms",
     timeoutKey: "timeout",
     commandKey: "command",

@@ -16,7 +16,9 @@ import type { TraceRecord } from "../trace/record.ts";
 import type { Outcome as SessionOutcome } from "../gate/decide.ts";
 import type { StopInput } from "../gate/input.ts";
 
+/** A parsed hook payload: never trusted to have any particular shape. */
 export type Payload = Record<string, unknown>;
+/** The hook's environment (read only for documented variables, never recorded). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Facts the handler gathered for one event; the adapter turns them into records. */
@@ -63,6 +65,8 @@ export interface InstallSpec {
    * that is tracegate's alone (Copilot's `hooks/*.json` directories).
    */
   readonly layout: "settings" | "own-file";
+  /** The harness's reader accepts comments in a `settings` file (Gemini strips them). */
+  readonly comments?: boolean;
   readonly timeoutUnit: TimeoutUnit;
   /** The handler key that holds the timeout (`timeout`, Copilot's `timeoutSec`). */
   readonly timeoutKey: string;
@@ -81,6 +85,7 @@ export interface InstallSpec {
   readonly notes?: readonly string[];
 }
 
+/** One harness: everything tracegate knows about it, in one object (see the module doc). */
 export interface HarnessAdapter {
   /** The `--harness` name and the `harness` field of every record. */
   readonly name: string;

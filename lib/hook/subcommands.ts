@@ -27,6 +27,7 @@ export interface HookSpec {
 
 /** Observers: well under a second of work in practice; the cap only bounds the pathological case. */
 export const OBSERVER_CAP_MS = 2_500;
+/** Declared timeout for observers, seconds. */
 export const OBSERVER_TIMEOUT_S = 5;
 /**
  * SessionEnd must finish inside the tightest SessionEnd budget of any harness
@@ -34,13 +35,16 @@ export const OBSERVER_TIMEOUT_S = 5;
  * SessionEnd to 3 s).
  */
 export const SESSION_END_CAP_MS = 1_200;
+/** Declared timeout for SessionEnd, seconds (a harness may clamp it lower, still above the cap). */
 export const SESSION_END_TIMEOUT_S = 5;
 /** The Stop gate may wait for an oracle; its cap bounds retries and polling. */
 export const STOP_CAP_MS = 50_000;
+/** Declared timeout for the Stop gate, seconds. */
 export const STOP_TIMEOUT_S = 60;
 
 const observer: HookSpec = { capMs: OBSERVER_CAP_MS, timeoutS: OBSERVER_TIMEOUT_S, decides: false };
 
+/** Every hook subcommand and its spec. */
 export const HOOKS = {
   "session-start": observer,
   "user-prompt-submit": observer,
@@ -59,8 +63,10 @@ export const HOOKS = {
   event: observer,
 } as const satisfies Record<string, HookSpec>;
 
+/** A hook subcommand name. */
 export type HookName = keyof typeof HOOKS;
 
+/** Whether `name` is a hook subcommand (main.ts routes it to the runtime). */
 export function isHookName(name: string): name is HookName {
   return Object.hasOwn(HOOKS, name);
 }

@@ -16,7 +16,7 @@ import { harnessOfCommand, OBSERVE_FLAG, timeoutMs } from "./entries.ts";
 import { readSettingsFile, type Scope } from "./files.ts";
 import { findOwnEntries } from "./own-file.ts";
 import { findEntries } from "./settings.ts";
-import { runningBinary } from "./register.ts";
+import { dialectOf, runningBinary } from "./register.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -93,7 +93,8 @@ function inspectSettings(adapter: HarnessAdapter, scope: Scope, env: Env, cwd: s
   }
   if (!file.exists) return { ...base, exists: false, error: null };
   try {
-    const found = adapter.install.layout === "own-file" ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text);
+    const found =
+      adapter.install.layout === "own-file" ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialectOf(adapter));
     const entries = found.map((f): EntryReport => {
       const spec = (HOOKS as Record<string, { capMs: number }>)[f.parsed.subcommand];
       const timeout = typeof f.timeout === "number" ? f.timeout : null;

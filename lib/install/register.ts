@@ -27,7 +27,15 @@ import {
   writeAtomic,
   writeState,
 } from "./files.ts";
-import { findEntries, parseSettings, planInstall, planUninstall, SettingsError } from "./settings.ts";
+import {
+  findEntries,
+  parseSettings,
+  planInstall,
+  planUninstall,
+  type SettingsDialect,
+  SettingsError,
+  STRICT_JSON,
+} from "./settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -134,10 +142,11 @@ export function install(
   if (own) refuseLink(path);
   const file = readSettingsFile(path);
   const desired = desiredEntries(opts.bin, { gate: opts.gate, adapter });
-  const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text)).length > 0;
+  const dialect = dialectOf(adapter);
+  const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialect)).length > 0;
   const { text, created } = own
     ? { text: planOwnFile(file.text, desired, adapter, path), created: { hooks: false, events: [] as string[] } }
-    : planInstall(file.text, desired);
+    : planInstall(file.text, desired, dialect);
   const diff = unifiedDiff(file.text, text, path);
   if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
   const dirCreated = topmostMissing(dirname(path));
@@ -183,7 +192,8 @@ export function uninstall(
   const own = adapter.install.layout === "own-file";
   if (own) refuseLink(path);
   const file = readSettingsFile(path);
-  const found = file.exists ? (own ? findOwnEntries(file.text, adapter, path) : { entries: findEntries(file.text), foreign: false }) : null;
+  const dialect = dialectOf(adapter);
+  const found = file.exists ? (own ? findOwnEntries(file.text, adapter, path) : { entries: findEntries(file.text, dialect), foreign: false }) : null;
   if (!found || found.entries.length === 0) return { path, changed: false, diff: "", backup: null };
   if (own && found.foreign) {
     throw new SettingsError(`${path} holds hooks that are not tracegate's as well; remove tracegate's entries from it by hand`);
@@ -193,8 +203,8 @@ export function uninstall(
   const key = stateKey(path);
   const rec = state[key];
   // An own-file is tracegate's alone: uninstall takes the whole file away.
-  const text = own ? "" : planUninstall(file.text, rec);
-  const emptied = own || (rec?.file === true && (parseSettings(text).children ?? []).length === 0);
+  const text = own ? "" : planUninstall(file.text, rec, dialect);
+  const emptied = own || (rec?.file === true && (parseSettings(text, dialect).children ?? []).length === 0);
   const diff = unifiedDiff(file.text, emptied ? "" : text, path);
   if (opts.dryRun) return { path, changed: false, diff, backup: null };
   // A file install created holds nothing but tracegate's entries: no backup needed.
@@ -229,6 +239,11 @@ function refuseLink(path: string): void {
   if (st.isSymbolicLink() || !st.isFile()) {
     throw new SettingsError(`${path} is ${st.isSymbolicLink() ? "a symlink" : "not a regular file"}; tracegate writes only a file of its own there. Remove it and run this again`);
   }
+}
+
+/** What the harness's settings reader accepts (comments for Gemini; strict JSON otherwise). */
+export function dialectOf(adapter: HarnessAdapter): SettingsDialect {
+  return adapter.install.comments ? { comments: true } : STRICT_JSON;
 }
 
 /** The outermost directory on the way to `dir` that does not exist yet (null: it exists). */

@@ -39,18 +39,32 @@ export interface FoundEntry {
 }
 
 /**
- * Parse strict JSON (Claude Code rejects comments and trailing commas) into a
- * tree; an empty or blank text is an empty object.
+ * What a harness's settings reader accepts beyond strict JSON: Claude Code
+ * and Codex reject comments, Gemini strips `//` and block comments before it
+ * parses. No harness accepts trailing commas.
+ */
+export interface SettingsDialect {
+  readonly comments: boolean;
+}
+
+/** Strict JSON, the default (Claude Code rejects comments and trailing commas). */
+export const STRICT_JSON: SettingsDialect = { comments: false };
+/** Internal re-parses of a text that already passed its dialect's check. */
+const CHECKED: SettingsDialect = { comments: true };
+
+/**
+ * Parse a settings file's JSON (strict unless the dialect allows comments)
+ * into a tree; an empty or blank text is an empty object.
  *
  * @example
  * ```ts
  * parseSettings('{"hooks": {}}').type; // "object"
  * ```
  */
-export function parseSettings(text: string): Node {
+export function parseSettings(text: string, dialect: SettingsDialect = STRICT_JSON): Node {
   const src = text.trim() === "" ? "{}" : text;
   const errors: ParseError[] = [];
-  const root = parseTree(src, errors, { disallowComments: true, allowTrailingComma: false });
+  const root = parseTree(src, errors, { disallowComments: !dialect.comments, allowTrailingComma: false });
   if (errors.length > 0 || !root) {
     const e = errors[0];
     const where = e ? ` at ${lineCol(src, e.offset)}` : "";
@@ -132,8 +146,8 @@ function isOurs(handler: Node): ParsedCommand | null {
  * findEntries("{}"); // []
  * ```
  */
-export function findEntries(text: string): FoundEntry[] {
-  const root = parseSettings(text);
+export function findEntries(text: string, dialect: SettingsDialect = STRICT_JSON): FoundEntry[] {
+  const root = parseSettings(text, dialect);
   const found: FoundEntry[] = [];
   for (const event of eventNames(root)) {
     for (const g of groups(root, event)) {
@@ -173,7 +187,7 @@ function unitOf(fmt: FormattingOptions): string {
  * around an edit, which would reformat a neighbour written on one line.
  */
 function insertAt(text: string, path: (string | number)[], value: unknown, fmt: FormattingOptions): string {
-  const root = parseSettings(text);
+  const root = parseSettings(text, CHECKED);
   let i = path.length - 1;
   while (i > 0 && !findNodeAtLocation(root, path.slice(0, i))) i--;
   const parent = i === 0 ? root : findNodeAtLocation(root, path.slice(0, i))!;
@@ -202,7 +216,7 @@ function insertAt(text: string, path: (string | number)[], value: unknown, fmt: 
 
 /** Remove the property or element at `path`, with the separator that joined it to a sibling. */
 function removeAt(text: string, path: (string | number)[]): string {
-  const root = parseSettings(text);
+  const root = parseSettings(text, CHECKED);
   const target = findNodeAtLocation(root, path);
   if (!target) return text;
   const item = target.parent?.type === "property" ? target.parent : target;
@@ -225,7 +239,7 @@ function removeAt(text: string, path: (string | number)[]): string {
  */
 function removeOurs(text: string, event: string): string {
   let cur = text;
-  const gs = groups(parseSettings(cur), event);
+  const gs = groups(parseSettings(cur, CHECKED), event);
   for (let gi = gs.length - 1; gi >= 0; gi--) {
     const hs = handlersOf(gs[gi]!);
     const ours = hs.map((h, i) => (isOurs(h) ? i : -1)).filter((i) => i >= 0);
@@ -268,19 +282,23 @@ function canon(v: unknown): unknown {
  * planInstall(r.text, desiredEntries("/x/tracegate", { gate: false })).text === r.text; // true
  * ```
  */
-export function planInstall(text: string, desired: readonly DesiredEntry[]): { text: string; created: Created } {
+export function planInstall(
+  text: string,
+  desired: readonly DesiredEntry[],
+  dialect: SettingsDialect = STRICT_JSON,
+): { text: string; created: Created } {
   let cur = text.trim() === "" ? "{}\n" : text;
   const fmt = detectFormatting(text);
-  const root = parseSettings(cur);
+  const root = parseSettings(cur, dialect);
   const created: Created = { hooks: !findNodeAtLocation(root, ["hooks"]), events: [] };
   const wanted = new Map(desired.map((d) => [d.event, d]));
   const present = new Set(eventNames(root));
   // Events where a tracegate handler sits but none is wanted any more.
-  for (const e of findEntries(cur)) {
+  for (const e of findEntries(cur, CHECKED)) {
     if (!wanted.has(e.event)) cur = removeOurs(cur, e.event);
   }
   for (const d of desired) {
-    const tree = parseSettings(cur);
+    const tree = parseSettings(cur, CHECKED);
     const gs = groups(tree, d.event);
     const oursIdx = gs.filter((g) => handlersOf(g).some((h) => isOurs(h)));
     if (oursIdx.length === 1 && sameGroup(oursIdx[0]!, d.group)) continue;
@@ -289,7 +307,7 @@ export function planInstall(text: string, desired: readonly DesiredEntry[]): { t
       created.events.push(d.event);
       cur = insertAt(cur, ["hooks", d.event], [d.group], fmt);
     } else {
-      cur = insertAt(cur, ["hooks", d.event, groups(parseSettings(cur), d.event).length], d.group, fmt);
+      cur = insertAt(cur, ["hooks", d.event, groups(parseSettings(cur, CHECKED), d.event).length], d.group, fmt);
     }
   }
   return { text: cur, created };
@@ -307,18 +325,18 @@ export function planInstall(text: string, desired: readonly DesiredEntry[]): { t
  * JSON.parse(planUninstall(text, created)); // { model: "x" }
  * ```
  */
-export function planUninstall(text: string, created?: Created): string {
+export function planUninstall(text: string, created?: Created, dialect: SettingsDialect = STRICT_JSON): string {
   let cur = text;
-  const root = parseSettings(cur);
+  const root = parseSettings(cur, dialect);
   let removedAny = false;
   for (const event of eventNames(root)) {
-    if (!groups(parseSettings(cur), event).some((g) => handlersOf(g).some((h) => isOurs(h)))) continue;
+    if (!groups(parseSettings(cur, CHECKED), event).some((g) => handlersOf(g).some((h) => isOurs(h)))) continue;
     removedAny = true;
     cur = removeOurs(cur, event);
-    const empty = groups(parseSettings(cur), event).length === 0;
+    const empty = groups(parseSettings(cur, CHECKED), event).length === 0;
     if (empty && (!created || created.events.includes(event))) cur = removeAt(cur, ["hooks", event]);
   }
-  const hooks = findNodeAtLocation(parseSettings(cur), ["hooks"]);
+  const hooks = findNodeAtLocation(parseSettings(cur, CHECKED), ["hooks"]);
   if (removedAny && hooks && (hooks.children ?? []).length === 0 && (created ? created.hooks : true)) {
     cur = removeAt(cur, ["hooks"]);
   }

@@ -207,16 +207,31 @@ describe("the CLI", () => {
     expect(s.err).toContain("--scope for Codex CLI must be one of user, project");
   }, 60_000);
 
-  test("a Gemini settings.json with a comment is refused with where it is, and left untouched", () => {
+  test("a Gemini settings.json with comments (Gemini strips them) is merged into and restored byte for byte; Codex's is refused", () => {
     const w = fresh();
     const path = join(w.env.HOME, ".gemini", "settings.json");
     mkdirSync(join(path, ".."), { recursive: true });
-    const text = '{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n';
+    const text = '{\n  // my theme\n  "ui": {"theme": "GitHub"} /* dark later */\n}\n';
     writeFileSync(path, text);
-    const r = w.run("install", "--harness", "gemini");
-    expect(r.code).not.toBe(0);
-    expect(r.err).toContain("line 2");
-    expect(readFileSync(path, "utf8")).toBe(text);
+    const before = w.snapshot();
+    const r = w.run("install", "--harness", "gemini", "--gate");
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: "" });
+    const after = readFileSync(path, "utf8");
+    expect(after).toContain("// my theme");
+    expect(after).toContain("/* dark later */");
+    expect(after).toContain("--harness=gemini");
+    const rep = JSON.parse(w.run("doctor", "--json").out);
+    expect(rep.settings.find((s: any) => s.harness === "gemini" && s.scope === "user").entries.length).toBe(Object.keys(ADAPTERS.gemini!.events).length);
+    expect(w.run("uninstall", "--harness", "gemini").code).toBe(0);
+    rmSync(`${path}.tracegate.bak`, { force: true });
+    expect(w.snapshot()).toEqual(before);
+    // Codex reads hooks.json as strict JSON: a comment there is refused with where it is.
+    const codex = join(w.env.HOME, ".codex", "hooks.json");
+    mkdirSync(join(codex, ".."), { recursive: true });
+    writeFileSync(codex, '{\n  // no\n  "hooks": {}\n}\n');
+    const c = w.run("install", "--harness", "codex");
+    expect(c.code).not.toBe(0);
+    expect(c.err).toContain("line 2");
   }, 60_000);
 
   test("install without --harness is still Claude Code", () => {
