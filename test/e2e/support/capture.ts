@@ -118,6 +118,23 @@ export const SCENARIOS: Record<string, CaptureScenario> = {
     ],
     clients: ["codex", "gemini", "copilot", "opencode"],
   },
+  // A tool that fails (not a shell exiting non-zero): the client's file reader on a missing file.
+  "tool-failure": {
+    prompt: "Show me missing.txt.",
+    script: [
+      (ctx) => {
+        // Relative to the session's cwd (the repo): Gemini refuses paths outside the workspace before its hooks.
+        const missing = "missing.txt";
+        if (ctx.tools.includes("view")) return [{ type: "tool_use", name: "view", input: { path: missing } }];
+        if (ctx.tools.includes("read_file")) return [{ type: "tool_use", name: "read_file", input: { file_path: missing } }];
+        if (ctx.tools.includes("read")) return [{ type: "tool_use", name: "read", input: { filePath: missing } }];
+        return [{ type: "text", text: `no file tool in ${ctx.tools.join(",")}` }];
+      },
+      [{ type: "text", text: "The file does not exist." }],
+      [{ type: "text", text: "Checked again after the refusal; done." }],
+    ],
+    clients: ["gemini", "copilot", "opencode"],
+  },
   // Copilot's sub-agents: agentStop fires for the sub-agent (with parentAgentId) as well.
   subagent: {
     prompt: "Delegate printing the marker to a sub-agent.",

@@ -14,7 +14,8 @@
  *     `max_attempts` (Codex and Gemini have no cap of their own and would
  *     loop forever otherwise);
  * (d) with the oracle down the session still ends by itself: one ERROR
- *     verdict, allowed (`on_error: allow`), outcome no_flip.
+ *     verdict, allowed (`on_error: allow`), outcome no_flip;
+ * (e) `--scope project`: the client loads the repo's hook file.
  *
  * Each client's test file calls `harnessSuite(name)`: one file per client, so
  * each one's wall time shows in the runner's output.
@@ -98,7 +99,7 @@ function blocksSeen(model: ModelServer): number {
 /** What a client's test file may use for its own extra tests (cleanup is the suite's). */
 export interface HarnessHelpers {
   /** World, model server, client config, then `tracegate install --harness NAME [--gate]`. */
-  setup(scenario: Scenario, opts?: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions }): Promise<Setup>;
+  setup(scenario: Scenario, opts?: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions; scope?: "user" | "project" }): Promise<Setup>;
   /** A gated world: answer.txt must hold 42, a real `oracle serve`, `max_attempts` as given. */
   gated(scenario: Scenario, maxAttempts: number, server?: ServerOptions, oracleDown?: boolean): Promise<Setup>;
   /** Runs one prompt; `interruptWhen` sends a Ctrl-C the first time it holds (polled). */
@@ -137,7 +138,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
   /** World, model server, client config, then `tracegate install --harness NAME`. */
   async function setup(
     scenario: Scenario,
-    opts: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions } = {},
+    opts: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions; scope?: "user" | "project" } = {},
   ): Promise<Setup> {
     const model = await startModelServer(scenario, opts.server);
     cleanups.push(() => model.stop());
@@ -146,7 +147,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
     prepare(world, name, model.url);
     const env = { ...world.env, ...clientEnv(world, name, model.url) };
     const s = { world, model, env };
-    const args = ["install", "--harness", name, "--scope", "user", ...(opts.gate ? ["--gate"] : [])];
+    const args = ["install", "--harness", name, "--scope", opts.scope ?? "user", ...(opts.gate ? ["--gate"] : [])];
     const inst = tg(s, ...args);
     if (inst.code !== 0) throw new Error(`tracegate ${args.join(" ")} exited ${inst.code}\nstdout: ${inst.stdout}\nstderr: ${inst.stderr}`);
     return s;
@@ -215,7 +216,10 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
 
         const start = records.find((x) => x.type === "session_start");
         expect(start).toBeDefined();
-        expect(types[0]).toBe("session_start");
+        // First, or second: Copilot runs its sessionStart and userPromptSubmitted hooks concurrently.
+        expect(types.filter((t) => t === "session_start")).toHaveLength(1);
+        expect(types.indexOf("session_start")).toBeLessThan(2);
+        expect(types.indexOf("session_start")).toBeLessThan(types.indexOf("tool_call"));
         expect(start!.base_commit).toBe(s.world.baseCommit);
         expect(start!.cwd).toBe(s.world.repo);
 
@@ -296,6 +300,22 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         expect(blocksSeen(s.model)).toBe(maxAttempts - 1);
         // The gate's limit ended it: exactly one more model turn per block.
         expect(s.model.mainHistories().length).toBe(1 + maxAttempts);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    test(
+      "(e) --scope project: the client loads the repo's hook file (with the trust the driver grants) and the session is recorded",
+      async () => {
+        const s = await setup([[{ type: "shell", command: "echo project-scope-ok" }], [{ type: "text", text: "It printed project-scope-ok." }]], { scope: "project" });
+        const r = await run(s, "Print the marker.");
+        expectCleanExit(r);
+        const records = onlySessionRecords(s, r);
+        const types = records.map((x) => x.type);
+        for (const t of ["session_start", "tool_call", "session_end"]) expect(types).toContain(t);
+        expect(records.every((x) => x.harness === name)).toBe(true);
+        expect(JSON.stringify(records.find((x) => x.type === "tool_call"))).toContain("project-scope-ok");
+        expect(tg(s, "verify").code).toBe(0);
       },
       TEST_TIMEOUT_MS,
     );

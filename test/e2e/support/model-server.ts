@@ -52,6 +52,8 @@ export interface TurnContext {
   readonly lastUserText: string;
   /** The history as roles and texts. */
   readonly history: readonly Said[];
+  /** Names of the tools the request offers (to script a client-specific tool call). */
+  readonly tools: readonly string[];
 }
 
 /** A scripted turn: fixed blocks, or blocks computed from the request. */
@@ -531,7 +533,7 @@ export async function startModelServer(scenario: Scenario, opts: ServerOptions =
         requests.push({ method: req.method, path, body, kind: "main", dialect, turn: index, history, headers });
         const turn: Turn = scenario[index] ?? rest;
         const lastUser = [...history].reverse().find((m) => m.role === "user")?.text ?? "";
-        const blocks = typeof turn === "function" ? turn({ body, dialect, index, lastUserText: lastUser, history }) : turn;
+        const blocks = typeof turn === "function" ? turn({ body, dialect, index, lastUserText: lastUser, history, tools: names }) : turn;
         const content = materialize(blocks, names, ID_PREFIX[dialect]);
         if (dialect === "anthropic") return anthropicReply(body, content);
         if (dialect === "responses") return responsesReply(body, content);
