@@ -166,6 +166,19 @@ describe("opencode: the installed plugin and the binary", () => {
     expect(w.cli("verify").code).toBe(0);
   });
 
+  test("a failed tool (no tool.execute.after, only the part's error status): one tool_call with status error and its duration", async () => {
+    const w = world();
+    const hooks = await loadPlugin(w, fakeClient());
+    await replay(w, hooks, scenario("opencode", "tool-failure"));
+    const tools = w.records().filter((r) => r.type === "tool_call");
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({ tool_name: "read", status: "error" });
+    expect(tools[0].error).toBeString();
+    expect(tools[0].input.filePath).toContain("missing.txt");
+    expect(typeof tools[0].duration_ms).toBe("number");
+    expect(w.cli("verify").code).toBe(0);
+  });
+
   test("a text that shares its message with a tool part is not gated, and is not the final message", async () => {
     const w = world(true);
     await w.oracle();
