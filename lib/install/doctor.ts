@@ -77,6 +77,8 @@ export interface DoctorReport {
   config: { path: string; exists: boolean; errors: string[] };
   oracle: OracleReport;
   errors_log: { path: string; last: string[] };
+  /** Claude Code settings files with tracegate entries that Cursor (registered too) would also run. */
+  cursor_runs_claude: string[];
   problems: string[];
   notes: string[];
 }
@@ -309,6 +311,11 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   if (r.plugin.enabled.length && r.settings.some((s) => s.entries.length)) {
     notes.push(`the plugin (${r.plugin.enabled.join(", ")}) and settings entries are both active: events are recorded twice`);
   }
+  if (r.cursor_runs_claude.length) {
+    notes.push(
+      `warning: Cursor also runs Claude Code's hooks (${r.cursor_runs_claude.join(", ")}) when its third-party hooks setting is on: every event would be recorded twice, once as claude and once as cursor. Turn that setting off in Cursor, or uninstall one of them (tracegate uninstall [--harness cursor])`,
+    );
+  }
   if (!r.data_dir.writable) problems.push(`data dir ${r.data_dir.path} is not writable (${r.data_dir.error}): nothing can be recorded`);
   for (const e of r.config.errors) problems.push(`config: ${e}`);
   const gating = r.settings.some((s) => s.stop === "gate");
@@ -321,10 +328,10 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   return { status, problems, notes };
 }
 
-/** Gather every fact doctor reports. */
-export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
+/** Gather every fact doctor reports (`harness`: only that harness's hook config). */
+export async function diagnose(env: Env, cwd: string, harness?: string): Promise<DoctorReport> {
   // A scope whose file is another scope's (run from the home directory) is listed once.
-  const settings = Object.values(ADAPTERS).flatMap((a) => {
+  const all = Object.values(ADAPTERS).flatMap((a) => {
     const seen = new Set<string>();
     return (a.install.scopes as Scope[]).flatMap((s) => {
       const path = a.install.path(s, env, cwd);
@@ -333,6 +340,12 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
       return [inspectSettings(a, s, env, cwd)];
     });
   });
+  const settings = harness ? all.filter((s) => s.harness === harness) : all;
+  // Cursor runs Claude Code's user and project hooks too (its "third-party hooks" setting).
+  const cursorOn = all.some((s) => s.harness === "cursor" && s.entries.length > 0);
+  const cursorRunsClaude = cursorOn && (!harness || harness === "cursor" || harness === "claude")
+    ? all.filter((s) => s.harness === "claude" && s.entries.length > 0).map((s) => s.path)
+    : [];
   const bins = [...new Set(settings.flatMap((s) => s.entries.map((e) => e.bin)))];
   const running = runningBinary();
   const { versionInfo } = await import("../cli/version.ts");
@@ -348,6 +361,7 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
     config,
     oracle: await checkOracle(oracle, config.path),
     errors_log: lastErrors(home),
+    cursor_runs_claude: cursorRunsClaude,
   };
   return { ...facts, ...judge(facts) };
 }
@@ -397,12 +411,18 @@ function human(r: DoctorReport): string {
 /** `tracegate doctor [--json]` */
 export async function doctorCommand(argv: string[]): Promise<number> {
   let json = false;
+  let harness: string | undefined;
   try {
-    json = parseArgs({ args: argv, options: { json: { type: "boolean", default: false } }, strict: true }).values.json === true;
+    const { values } = parseArgs({ args: argv, options: { json: { type: "boolean", default: false }, harness: { type: "string" } }, strict: true });
+    json = values.json === true;
+    harness = values.harness;
+    if (harness !== undefined && !Object.hasOwn(ADAPTERS, harness)) {
+      throw new Error(`unknown harness "${harness.slice(0, 40)}": --harness must be one of ${Object.keys(ADAPTERS).join(", ")}`);
+    }
   } catch (e) {
-    return fail(`${(e as Error).message}\nusage: tracegate doctor [--json]`, 2);
+    return fail(`${(e as Error).message}\nusage: tracegate doctor [--harness NAME] [--json]`, 2);
   }
-  const r = await diagnose(process.env, process.cwd());
+  const r = await diagnose(process.env, process.cwd(), harness);
   out(json ? `${JSON.stringify(r, null, 2)}\n` : human(r));
   return r.status === "healthy" ? 0 : r.status === "problems" ? 1 : 2;
 }

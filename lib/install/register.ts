@@ -147,7 +147,7 @@ export function install(
   const hadOurs = file.exists && (own ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialect)).length > 0;
   const { text, created } = own
     ? { text: planOwnFile(file.text, desired, adapter, path), created: { hooks: false, events: [] as string[] } }
-    : planInstall(file.text, desired, dialect);
+    : planInstall(startText(adapter, file.text), desired, dialect);
   const diff = unifiedDiff(file.text, text, path);
   if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
   const dirCreated = topmostMissing(dirname(path));
@@ -206,7 +206,7 @@ export function uninstall(
   const rec = state[key];
   // An own-file is tracegate's alone: uninstall takes the whole file away.
   const text = own ? "" : planUninstall(file.text, rec, dialect);
-  const emptied = own || (rec?.file === true && (parseSettings(text, dialect).children ?? []).length === 0);
+  const emptied = own || (rec?.file === true && ((parseSettings(text, dialect).children ?? []).length === 0 || onlyHeader(adapter, text)));
   const diff = unifiedDiff(file.text, emptied ? "" : text, path);
   if (opts.dryRun) return { path, changed: false, diff, backup: null };
   // A file install created holds nothing but tracegate's entries: no backup needed.
@@ -303,7 +303,26 @@ function refuseLink(path: string): void {
 
 /** What the harness's settings reader accepts (comments for Gemini; strict JSON otherwise). */
 export function dialectOf(adapter: HarnessAdapter): SettingsDialect {
-  return adapter.install.comments ? { comments: true } : STRICT_JSON;
+  const base = adapter.install.comments ? { comments: true } : STRICT_JSON;
+  return adapter.install.flat ? { ...base, flat: true } : base;
+}
+
+/** A merged file's text to start from: the harness's header fields (Cursor's `version`) in a new or empty file. */
+function startText(adapter: HarnessAdapter, text: string): string {
+  const header = adapter.install.fileHeader;
+  if (!header || adapter.install.layout !== "settings" || text.trim() !== "") return text;
+  return `${JSON.stringify(header, null, 2)}\n`;
+}
+
+/** Whether a merged file holds nothing but the header install started it with. */
+function onlyHeader(adapter: HarnessAdapter, text: string): boolean {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    const header = adapter.install.fileHeader ?? {};
+    return Object.entries(v).every(([k, x]) => Object.hasOwn(header, k) && JSON.stringify(header[k]) === JSON.stringify(x));
+  } catch {
+    return false;
+  }
 }
 
 /** The outermost directory on the way to `dir` that does not exist yet (null: it exists). */
