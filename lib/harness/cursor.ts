@@ -20,8 +20,8 @@
  * `loop_limit` = the largest `gate.max_attempts` the config accepts, so the
  * gate's own limit always decides first and Cursor's is only a backstop.
  *
- * `afterAgentResponse` runs the `stop` subcommand too, so that its text is
- * the session's assistant message; it is never gated. The fail-closed events
+ * `afterAgentResponse` runs the generic `event` subcommand (an observer) and
+ * its text is recorded as the session's assistant message. The fail-closed events
  * (`beforeMCPExecution`, `beforeReadFile`: a hook that prints nothing blocks
  * them) are not registered, nor the shell/MCP/file-edit events that repeat
  * what `preToolUse`/`postToolUse` already carry.
@@ -47,7 +47,7 @@ const EVENTS = {
   subagentStart: "event",
   subagentStop: "subagent-stop",
   preCompact: "pre-compact",
-  afterAgentResponse: "stop",
+  afterAgentResponse: "event",
   stop: "stop",
   sessionEnd: "session-end",
 } as const satisfies Record<string, HookName>;
@@ -81,6 +81,8 @@ function reading(hook: HookName, p: Payload, facts: Facts): Reading {
       // The stop itself has no text: it is kept whole, beside the gate's verdict.
       if (p.hook_event_name !== "afterAgentResponse") return base;
       return { ...base, final: { text: p.text, taken: ["text"] } };
+    case "event":
+      return base;
     case "post-tool-use":
     case "post-tool-use-failure": {
       const failed = hook === "post-tool-use-failure";
@@ -115,11 +117,15 @@ export const cursor: HarnessAdapter = {
   sessionIdOf: (p) => firstString(p, SESSION_KEYS),
   sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants: () => ({}),
-  records: (hook, p, sessionId, facts) => buildRecords("cursor", hook, p, sessionId, facts, reading(hook, p, facts)),
+  records(hook, p, sessionId, facts) {
+    // The final text arrives on its own event, before the stop: it is the assistant message.
+    const as: HookName = hook === "event" && (facts.eventName ?? p.hook_event_name) === "afterAgentResponse" ? "stop" : hook;
+    return buildRecords("cursor", as, p, sessionId, facts, reading(as, p, facts));
+  },
   stopInput(p) {
     const session_id = firstString(p, SESSION_KEYS);
-    // An aborted or failed agent did not finish; afterAgentResponse is not a stop.
-    if (!session_id || p.hook_event_name !== "stop" || p.status !== "completed") return null;
+    // An aborted or failed agent did not finish.
+    if (!session_id || p.status !== "completed") return null;
     const loops = typeof p.loop_count === "number" && Number.isFinite(p.loop_count) ? p.loop_count : 0;
     return { session_id, cwd: cursorCwd(p), stop_hook_active: loops > 0, block_cap: CURSOR_LOOP_LIMIT, event: "stop" };
   },
