@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<Command>> = {
   uninstall: async () => (await import("./lib/install/cli.ts")).uninstallCommand,
   doctor: async () => (await import("./lib/install/cli.ts")).doctorCommand,
   oracle: async () => (await import("./lib/oracle/cli.ts")).oracleCommand,
+  run: async () => (await import("./lib/run/run.ts")).runCommand,
   "--version": async () => (await import("./lib/cli/version.ts")).versionCommand,
   version: async () => (await import("./lib/cli/version.ts")).versionCommand,
   "--help": async () => (await import("./lib/cli/help.ts")).helpCommand,

@@ -5,7 +5,7 @@ export const USAGE = `tracegate: records AI coding-agent sessions, redacts secre
 Hook subcommands (read the event JSON on stdin; always exit 0):
   session-start | user-prompt-submit | pre-tool-use | post-tool-use |
   post-tool-use-failure | stop | subagent-stop | pre-compact | notification |
-  session-end | event --event=NAME  [--harness claude|codex|gemini|copilot]
+  session-end | event --event=NAME  [--harness claude|codex|gemini|copilot|opencode|cursor]
 
 User commands:
   sessions [--json]                 list sessions in the store
@@ -15,7 +15,8 @@ User commands:
   diff [--cwd DIR] [--base REV] [--stat]
   install [--harness NAME] [--scope user|project|local] [--gate] [--dry-run]
   uninstall [--harness NAME] [--scope ... | --all] [--dry-run]
-  doctor [--json]
+  doctor [--harness NAME] [--json]
+  run --harness NAME [--task ID] -- CMD...  run a harness, gate it from outside, resume on FAIL
   oracle keygen --out DIR
   oracle serve --repo DIR --test-cmd CMD --key FILE [--port N]
   --version

@@ -53,8 +53,11 @@ export function splitHarnessArg(argv: readonly string[]): { harness: string | nu
   return { harness, rest };
 }
 
-/** Sanitise (redact, cap) and append; a failure is logged, never raised. */
-function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
+/**
+ * Sanitise (redact, cap) and append; a failure is logged, never raised. The
+ * one write path for records (`tracegate run` writes its verdicts through it too).
+ */
+export function writeRecords(home: string, hook: string, records: readonly TraceRecord[], config: Config): void {
   const redactor = configuredRedactor(config, home);
   const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
   const clean: TraceRecord[] = [];
