@@ -210,7 +210,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     for (;;) {
       const r = await runChild(inv, env, cwd);
       lastExit = r.code;
-      if (r.spawnError && r.code === null) return fail(`cannot run ${p.cmd[0]}: ${r.spawnError}`, 2);
+      if (r.spawnError) return fail(`cannot run ${p.cmd[0]}: ${r.spawnError}`, 2);
       session ??= findRunSession(home, before, p.adapter.name, cwd);
       if (!session) {
         return fail(

@@ -197,11 +197,11 @@ describe.skipIf(!existsSync(CLAUDE))("tracegate run: signals and set-up errors",
   test(
     "SIGTERM during the harness reaches it; the run ends with the outcome recorded, exit 1",
     async () => {
-      const s = await setup("claude", [[{ type: "shell", command: "sleep 30; echo 42 > answer.txt" }], [{ type: "text", text: "Done." }]], 3);
+      const s = await setup("claude", [[{ type: "shell", command: "touch tool-started; timeout 30 tail -f /dev/null; echo 42 > answer.txt" }], [{ type: "text", text: "Done." }]], 3);
       const started = Date.now();
-      const toolStarted = () => s.model.mainHistories().length >= 1 && Date.now() - started > 1500;
+      const toolStarted = () => existsSync(join(s.world.repo, "tool-started"));
       const r = await tgRun(s, "claude", { signalWhen: toolStarted, signal: "SIGTERM" });
-      expect(r.code).toBe(1);
+      expect({ code: r.code, stderr: r.code === 1 ? "" : r.stderr }).toEqual({ code: 1, stderr: "" });
       expect(Date.now() - started).toBeLessThan(60_000);
       const recs = records(s);
       expect(verdicts(recs)).toEqual([]);
