@@ -138,7 +138,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
   /** World, model server, client config, then `tracegate install --harness NAME`. */
   async function setup(
     scenario: Scenario,
-    opts: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions; scope?: "user" | "project" } = {},
+    opts: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions; scope?: "user" | "project"; oracleDown?: boolean } = {},
   ): Promise<Setup> {
     const model = await startModelServer(scenario, opts.server);
     cleanups.push(() => model.stop());
@@ -150,6 +150,15 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
     const args = ["install", "--harness", name, "--scope", opts.scope ?? "user", ...(opts.gate ? ["--gate"] : [])];
     const inst = tg(s, ...args);
     if (inst.code !== 0) throw new Error(`tracegate ${args.join(" ")} exited ${inst.code}\nstdout: ${inst.stdout}\nstderr: ${inst.stderr}`);
+    // doctor sees what install wrote, in the file this client reads, with no problem.
+    const doc = tg(s, "doctor", "--json");
+    const report = JSON.parse(doc.stdout) as { problems: unknown[]; settings: Rec[] };
+    // (A dead oracle is doctor's problem to report, and (d) kills it on purpose.)
+    expect(report.problems.filter((p) => !(opts.oracleDown && String(p).startsWith("oracle:")))).toEqual([]);
+    if (!opts.oracleDown) expect(doc.code).toBe(0);
+    const mine = report.settings.find((x) => x.harness === name && x.scope === (opts.scope ?? "user"));
+    expect(mine?.exists).toBe(true);
+    expect(mine!.entries.length).toBeGreaterThan(0);
     return s;
   }
 
@@ -180,6 +189,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
       files: { "check.sh": CHECK },
       gate: true,
       server,
+      oracleDown,
       config: {
         oracle: { url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" },
         gate: { max_attempts: maxAttempts },
