@@ -160,6 +160,19 @@ test("a transcript Copilot is still flushing is re-read until the hook's own hoo
   expect(w.records().map((m) => m.text)).toEqual(["All done: printed the greeting, the check exited 3."]);
 }, 30_000);
 
+test("a failed tool (view on a missing file) is postToolUseFailure: an error tool_call with Copilot's error", () => {
+  const w = world();
+  for (const s of scenario("copilot", "tool-failure")) {
+    if (s.event === "agentStop") place(w, s.payload, transcriptAt("tool-failure", s.payload));
+    expect(w.fire(s.event, s.payload).code).toBe(0);
+  }
+  const recs = w.records();
+  const [tool] = recs.filter((r) => r.type === "tool_call");
+  expect(tool).toMatchObject({ tool_name: "view", status: "error", error: "Path does not exist", input: { path: "missing.txt" }, event: "postToolUseFailure" });
+  expect(recs.filter((r) => r.type === "message" && r.role === "assistant").every((m) => typeof m.text === "string")).toBe(true);
+  expect(w.cli("verify").code).toBe(0);
+}, 60_000);
+
 describe("copilot: the gate (JSON only, cap 8)", () => {
   test("FAIL blocks; the re-fired userPromptSubmitted is a continuation; the fix flips", async () => {
     const w = world(true);

@@ -82,6 +82,16 @@ describe("gemini: every captured event recorded", () => {
     ]);
   }, 60_000);
 
+  test("a failed tool (read_file on a missing file: tool_response.error) is an error tool_call with the message", () => {
+    const w = world();
+    for (const s of scenario("gemini", "tool-failure")) expect(w.fire(s.event, s.payload).code).toBe(0);
+    const [tool] = w.records().filter((r) => r.type === "tool_call");
+    expect(tool).toMatchObject({ tool_name: "read_file", status: "error", input: { file_path: "missing.txt" } });
+    expect(tool.error).toContain("File not found");
+    expect(tool.output.error.type).toBe("file_not_found");
+    expect(w.cli("verify").code).toBe(0);
+  }, 60_000);
+
   test("install writes timeouts in ms, a name per handler, matcher \"*\" on tool events", () => {
     const w = world();
     const text = readFileSync(join(w.userHome, ".gemini", "settings.json"), "utf8");

@@ -15,7 +15,9 @@
  *     loop forever otherwise);
  * (d) with the oracle down the session still ends by itself: one ERROR
  *     verdict, allowed (`on_error: allow`), outcome no_flip;
- * (e) `--scope project`: the client loads the repo's hook file.
+ * (e) `--scope project`: the client loads the repo's hook file;
+ * (f) `uninstall` restores the client's file byte for byte (or removes the
+ *     one install created) and the client runs on it untraced.
  *
  * Each client's test file calls `harnessSuite(name)`: one file per client, so
  * each one's wall time shows in the runner's output.
@@ -49,6 +51,9 @@ export interface Setup {
   readonly model: ModelServer;
   /** world.env plus the client's own environment (what `tracegate` commands and the client see). */
   readonly env: Record<string, string>;
+  /** The hook file install wrote (as doctor reports it), and its bytes before install (null: it did not exist). */
+  readonly hookFile: string;
+  readonly hookFileBefore: Buffer | null;
 }
 
 /** Runs a tracegate user command with the client's environment. */
@@ -138,7 +143,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
   /** World, model server, client config, then `tracegate install --harness NAME`. */
   async function setup(
     scenario: Scenario,
-    opts: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions; scope?: "user" | "project" } = {},
+    opts: { files?: Record<string, string>; config?: object; gate?: boolean; server?: ServerOptions; scope?: "user" | "project"; oracleDown?: boolean } = {},
   ): Promise<Setup> {
     const model = await startModelServer(scenario, opts.server);
     cleanups.push(() => model.stop());
@@ -146,10 +151,23 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
     cleanups.push(() => world.cleanup());
     prepare(world, name, model.url);
     const env = { ...world.env, ...clientEnv(world, name, model.url) };
-    const s = { world, model, env };
-    const args = ["install", "--harness", name, "--scope", opts.scope ?? "user", ...(opts.gate ? ["--gate"] : [])];
+    const scope = opts.scope ?? "user";
+    const before = JSON.parse(tg({ world, env }, "doctor", "--json").stdout) as { settings: Rec[] };
+    const hookFile = String(before.settings.find((x) => x.harness === name && x.scope === scope)?.path);
+    const s = { world, model, env, hookFile, hookFileBefore: existsSync(hookFile) ? readFileSync(hookFile) : null };
+    const args = ["install", "--harness", name, "--scope", scope, ...(opts.gate ? ["--gate"] : [])];
     const inst = tg(s, ...args);
     if (inst.code !== 0) throw new Error(`tracegate ${args.join(" ")} exited ${inst.code}\nstdout: ${inst.stdout}\nstderr: ${inst.stderr}`);
+    // doctor sees what install wrote, in the file this client reads, with no problem.
+    const doc = tg(s, "doctor", "--json");
+    const report = JSON.parse(doc.stdout) as { problems: unknown[]; settings: Rec[] };
+    // (A dead oracle is doctor's problem to report, and (d) kills it on purpose.)
+    expect(report.problems.filter((p) => !(opts.oracleDown && String(p).startsWith("oracle:")))).toEqual([]);
+    if (!opts.oracleDown) expect(doc.code).toBe(0);
+    const mine = report.settings.find((x) => x.harness === name && x.scope === scope);
+    expect(mine?.path).toBe(hookFile);
+    expect(mine?.exists).toBe(true);
+    expect(mine!.entries.length).toBeGreaterThan(0);
     return s;
   }
 
@@ -180,6 +198,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
       files: { "check.sh": CHECK },
       gate: true,
       server,
+      oracleDown,
       config: {
         oracle: { url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" },
         gate: { max_attempts: maxAttempts },
@@ -316,6 +335,23 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         expect(records.every((x) => x.harness === name)).toBe(true);
         expect(JSON.stringify(records.find((x) => x.type === "tool_call"))).toContain("project-scope-ok");
         expect(tg(s, "verify").code).toBe(0);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    test(
+      "(f) uninstall leaves the client's file as it was (byte for byte, or gone), and the client then runs untraced",
+      async () => {
+        const s = await setup([[{ type: "shell", command: "echo after-uninstall" }], [{ type: "text", text: "Printed it." }]], { gate: true });
+        const un = tg(s, "uninstall", "--harness", name, "--scope", "user");
+        expect(un.code).toBe(0);
+        if (s.hookFileBefore === null) expect(existsSync(s.hookFile)).toBe(false);
+        else expect(readFileSync(s.hookFile).equals(s.hookFileBefore)).toBe(true);
+        const r = await run(s, "Print the marker.");
+        expectCleanExit(r);
+        // The client still works on the restored config, and nothing of tracegate ran.
+        expect(s.model.mainHistories().length).toBe(2);
+        expect(sessions(s)).toEqual([]);
       },
       TEST_TIMEOUT_MS,
     );
