@@ -32,7 +32,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-type Client = "claude" | "codex";
+type Client = "claude" | "codex" | "opencode";
 
 interface Setup {
   world: World;
@@ -92,9 +92,10 @@ async function setup(client: Client, scenario: Scenario, maxAttempts: number, se
 }
 
 function command(client: Client): string[] {
-  return client === "claude"
-    ? [CLAUDE, "-p", "--dangerously-skip-permissions", PROMPT]
-    : [CLIENT_BIN.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
+  if (client === "claude") return [CLAUDE, "-p", "--dangerously-skip-permissions", PROMPT];
+  // OpenCode takes the prompt on stdin (it quotes argv words that contain a space).
+  if (client === "opencode") return [CLIENT_BIN.opencode, "run"];
+  return [CLIENT_BIN.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
 }
 
 interface RunResult {
@@ -108,8 +109,9 @@ function tgRun(s: Setup, client: Client, opts: { signalWhen?: () => boolean; sig
     const child = spawn(TRACEGATE, ["run", "--harness", client, "--task", "run-answer", "--", ...command(client)], {
       cwd: s.world.repo,
       env: s.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [client === "opencode" ? "pipe" : "ignore", "pipe", "pipe"],
     });
+    if (client === "opencode") child.stdin!.end(`${PROMPT}\n`);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -134,7 +136,7 @@ function tgRun(s: Setup, client: Client, opts: { signalWhen?: () => boolean; sig
 
 const verdicts = (recs: Record<string, any>[]) => recs.filter((r) => r.type === "oracle_verdict");
 
-for (const client of ["claude", "codex"] as const) {
+for (const client of ["claude", "codex", "opencode"] as const) {
   const available = client === "claude" ? existsSync(CLAUDE) || (() => { if (process.env.CI === "true") throw new Error(`${CLAUDE} missing`); console.warn(`SKIP tracegate run with claude: ${CLAUDE} missing (npm ci)`); return false; })() : clientAvailable(client);
   describe.skipIf(!available)(`tracegate run around the real ${client} client`, () => {
     test(
@@ -162,7 +164,7 @@ for (const client of ["claude", "codex"] as const) {
           [2, "PASS", true, "allow", "run-answer"],
         ]);
         // The resume prompt was the fixed reason, recorded as a continuation of the same session.
-        const reason = recs.filter((x) => x.type === "message" && x.role === "user" && x.text === BLOCK_REASON);
+        const reason = recs.filter((x) => x.type === "message" && x.role === "user" && String(x.text).trim() === BLOCK_REASON);
         expect(reason).toHaveLength(1);
         expect(reason[0]!.continuation).toBe(true);
         expect(recs.at(-1)).toMatchObject({ type: "session_end", reason: "tracegate-run", outcome: "flip", attempts: 2 });
