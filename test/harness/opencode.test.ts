@@ -7,7 +7,7 @@
  * and what the plugin asks of OpenCode's client are checked.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
 import { outcomeOf } from "../../lib/gate/outcome.ts";
@@ -212,6 +212,32 @@ describe("opencode: the installed plugin and the binary", () => {
     } finally {
       cleanup(dir);
     }
+  });
+
+  test("hostile paths: a binary path with quotes and a newline stays data; a symlinked plugin file is refused, its target untouched", async () => {
+    const w = world();
+    const dir = join(w.root, 'bin "x"; process.exit(1); //\n');
+    mkdirSync(dir, { recursive: true });
+    const bin = join(dir, "tracegate");
+    writeFileSync(bin, readFileSync(BINARY));
+    chmodSync(bin, 0o755);
+    expect(w.cli("install", "--harness", "opencode", "--bin", bin).code).toBe(0);
+    const path = opencode.install.path("user", w.env, w.repo);
+    expect(opencode.install.plugin!.parse(readFileSync(path, "utf8"))!.every((e) => e.bin === bin)).toBe(true);
+    const hooks = await loadPlugin(w, fakeClient());
+    await replay(w, hooks, scenario("opencode", "basic"));
+    expect(w.records().map((r) => r.type)).toContain("tool_call");
+    // A repository's .opencode/plugins/tracegate.js that is a symlink to a file of the user's.
+    const target = join(w.root, "precious.txt");
+    writeFileSync(target, "keep me\n");
+    const project = opencode.install.path("project", w.env, w.repo);
+    mkdirSync(join(w.repo, ".opencode", "plugins"), { recursive: true });
+    symlinkSync(target, project);
+    for (const cmd of ["install", "uninstall"]) {
+      const r = w.cli(cmd, "--harness", "opencode", "--scope", "project");
+      expect({ cmd, code: r.code, symlink: r.err.includes("symlink") }).toEqual({ cmd, code: 1, symlink: true });
+    }
+    expect(readFileSync(target, "utf8")).toBe("keep me\n");
   });
 
   test("uninstall removes exactly the plugin file: what OpenCode wrote beside it stays", () => {
