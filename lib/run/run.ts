@@ -19,7 +19,7 @@
  * 2 for a usage or set-up error.
  */
 import { spawn } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { err, fail } from "../cli/print.ts";
 import { loadConfig, type Config } from "../config/load.ts";
@@ -34,7 +34,6 @@ import { newId } from "../trace/digest.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { listSessionFiles, parseSessionText, readSession } from "../trace/store.ts";
 import { canResume, checkCommand, type Invocation, ResumeError, RESUMABLE, resumeCommand } from "./resume.ts";
-import { readFileSync } from "node:fs";
 
 const USAGE = "usage: tracegate run --harness NAME [--task ID] -- CMD...";
 
