@@ -114,8 +114,8 @@ function tgRun(s: Setup, client: Client, opts: { signalWhen?: () => boolean; sig
     if (client === "opencode") child.stdin!.end(`${PROMPT}\n`);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const killer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT - 20_000);
     let sent = false;
     const poll = opts.signalWhen
