@@ -188,6 +188,9 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   const forward = (sig: NodeJS.Signals) => () => {
     interrupted ??= sig;
+    // A Ctrl-C at a terminal already reached the whole foreground group, the harness included:
+    // a second SIGINT would read as "press again to force quit" to some harnesses.
+    if (sig === "SIGINT" && process.stdin.isTTY) return;
     try {
       current?.kill(sig);
     } catch {

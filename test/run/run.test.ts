@@ -196,18 +196,18 @@ for (const client of ["claude", "codex", "opencode"] as const) {
 }
 
 describe.skipIf(!existsSync(CLAUDE))("tracegate run: signals and set-up errors", () => {
-  test(
-    "SIGTERM during the harness reaches it; the run ends with the outcome recorded, exit 1",
+  for (const signal of ["SIGTERM", "SIGINT"] as const) test(
+    `${signal} during the harness reaches it; the run ends with the outcome recorded, exit 1`,
     async () => {
       const s = await setup("claude", [[{ type: "shell", command: "touch tool-started; timeout 30 tail -f /dev/null; echo 42 > answer.txt" }], [{ type: "text", text: "Done." }]], 3);
       const started = Date.now();
       const toolStarted = () => existsSync(join(s.world.repo, "tool-started"));
-      const r = await tgRun(s, "claude", { signalWhen: toolStarted, signal: "SIGTERM" });
+      const r = await tgRun(s, "claude", { signalWhen: toolStarted, signal });
       expect({ code: r.code, stderr: r.code === 1 ? "" : r.stderr }).toEqual({ code: 1, stderr: "" });
       expect(Date.now() - started).toBeLessThan(60_000);
       const recs = records(s);
       expect(verdicts(recs)).toEqual([]);
-      expect(recs.at(-1)).toMatchObject({ type: "session_end", reason: "interrupted", signal: "SIGTERM", outcome: "no_oracle" });
+      expect(recs.at(-1)).toMatchObject({ type: "session_end", reason: "interrupted", signal, outcome: "no_oracle" });
     },
     TIMEOUT,
   );
