@@ -14,6 +14,7 @@
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { isKnownHarness } from "../../lib/harness/registry.ts";
 import { makeWorld, TRACEGATE } from "../../test/e2e/support/claude.ts";
 import { clientAvailable, clientEnv, prepare, runClient, type ClientName } from "../../test/e2e/support/clients.ts";
 import { SCENARIOS } from "../../test/e2e/support/capture.ts";
@@ -23,7 +24,8 @@ const { values, positionals } = parseArgs({ args: process.argv.slice(2), options
 const runs = Math.max(1, Number(values.runs));
 const all: ClientName[] = ["codex", "gemini", "copilot", "opencode"];
 const clients = (positionals.length ? positionals : all) as ClientName[];
-const installable = new Set<ClientName>(["codex", "gemini", "copilot"]);
+// Every client tracegate has an adapter for (OpenCode's "hooks" are the plugin install writes).
+const installable = new Set<ClientName>(all.filter((n) => isKnownHarness(n)));
 
 /** One session; ms from spawn to exit. */
 async function once(name: ClientName, hooks: boolean): Promise<number> {
