@@ -121,6 +121,7 @@ export const TracegatePlugin = async ({ client, directory }) => {
     },
     "experimental.text.complete": async (input, output) => {
       try {
+        if (!ENTRIES["experimental.text.complete"] || !existsSync(BIN)) return;
         let part_types = null;
         try {
           const m = await client.session.message({ path: { id: input.sessionID, messageID: input.messageID } });
