@@ -92,6 +92,21 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
     load: async () => (await import("./verify.ts")).verifyCommand,
   },
+  run: {
+    args: "-- CMD...",
+    minArgs: 1,
+    maxArgs: Infinity,
+    summary: "run a harness's non-interactive command, ask the oracle when it exits, resume it on FAIL",
+    details:
+      "For a harness that cannot refuse a stop, or a CI job. Install the hooks first (without --gate: run is\n" +
+      "the gate). Exit 0 on a flip, 1 when the oracle never passed within gate.max_attempts, 2 for usage or\n" +
+      "set-up errors. The harness's stdout and stderr pass through; Ctrl-C and SIGTERM reach it.",
+    options: {
+      harness: { type: "string", arg: "NAME", required: true, help: "claude, codex, gemini, copilot or opencode: how to find its session and resume it" },
+      task: { type: "string", arg: "ID", help: "the task id sent to the oracle (default: TRACEGATE_TASK_ID, else the config's task_id)" },
+    },
+    load: async () => (await import("../run/run.ts")).runCommand,
+  },
   sync: {
     summary: "upload sessions to an append-only store (file:///DIR or s3://BUCKET[/PREFIX]); never overwrites",
     details:

@@ -74,7 +74,7 @@ export function topHelp(): string {
     "",
     "Hook subcommands (run by the harness; read the event JSON on stdin; always exit 0):",
     `  ${Object.keys(HOOKS).join(" | ")}`,
-    "  [--harness=NAME]     claude (default), codex, gemini, copilot; `event --event=NAME` records any other event",
+    "  [--harness=NAME]     claude (default), codex, gemini, copilot, opencode, cursor; `event --event=NAME` records any other event",
     "                       stop also takes --observe (record only, never gate)",
     "",
     "Environment:",

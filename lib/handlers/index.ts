@@ -44,7 +44,8 @@ async function gatherFacts(adapter: HarnessAdapter, hook: HookName, ctx: HookCon
   if (hook === "session-start") {
     // Loaded here, not at the top: only SessionStart needs the git reader.
     const { repoHead } = await import("../git/head.ts");
-    facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
+    const cwd = adapter.cwdOf ? adapter.cwdOf(p) : typeof p.cwd === "string" ? p.cwd : null;
+    facts.baseCommit = cwd !== null ? ((await repoHead(cwd))?.commit ?? null) : null;
   }
   if (hook === "session-end") {
     // Loaded here: the outcome check verifies signatures (node:crypto), which only SessionEnd needs.

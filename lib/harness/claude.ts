@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { claudeConfigDir } from "../config/paths.ts";
 import type { HookName } from "../hook/subcommands.ts";
 import type { TraceRecord } from "../trace/record.ts";
+import { isGateReason } from "./gemini.ts";
 import { buildRecords, firstString, sessionIdInHead, str, type Reading } from "./records.ts";
 import type { Env, Facts, HarnessAdapter, Payload } from "./types.ts";
 
@@ -71,7 +72,8 @@ export function snakeReading(hook: HookName, p: Payload, event: string | null): 
     case "session-start":
       return { ...base, sessionStart: { cwd: p.cwd, model: p.model, source: p.source, taken: ["cwd", "model", "source"] } };
     case "user-prompt-submit":
-      return { ...base, prompt: { text: p.prompt, continuation: false, taken: ["prompt"] } };
+      // The gate's reason as a prompt is `tracegate run` resuming the session: not a new turn.
+      return { ...base, prompt: { text: p.prompt, continuation: isGateReason(p.prompt), taken: ["prompt"] } };
     case "stop":
       return { ...base, final: { text: p.last_assistant_message, taken: ["last_assistant_message"] } };
     case "post-tool-use":

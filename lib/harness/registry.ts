@@ -12,15 +12,17 @@
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
+import { cursor } from "./cursor.ts";
 import { gemini } from "./gemini.ts";
 import { neutralAdapter } from "./neutral.ts";
+import { opencode } from "./opencode.ts";
 import type { HarnessAdapter } from "./types.ts";
 
 /** The harness a hook or install serves when `--harness` is not given. */
 export const DEFAULT_HARNESS = "claude";
 
 /** Every harness with an adapter, by `--harness` name. */
-export const ADAPTERS: Readonly<Record<string, HarnessAdapter>> = { claude, codex, gemini, copilot };
+export const ADAPTERS: Readonly<Record<string, HarnessAdapter>> = { claude, codex, gemini, copilot, opencode, cursor };
 
 /** Whether tracegate has an adapter (events, block shape, hook config) for this name. */
 export function isKnownHarness(name: string): boolean {

@@ -62,9 +62,14 @@ export interface InstallSpec {
   /**
    * `settings`: a `hooks` object of event arrays of matcher groups merged into
    * a file the user owns (Claude Code, Codex, Gemini); `own-file`: a hooks file
-   * that is tracegate's alone (Copilot's `hooks/*.json` directories).
+   * that is tracegate's alone (Copilot's `hooks/*.json` directories); `plugin`:
+   * a plugin module that is tracegate's alone (OpenCode), rendered by `plugin`.
    */
-  readonly layout: "settings" | "own-file";
+  readonly layout: "settings" | "own-file" | "plugin";
+  /** The `plugin` layout: the file's text for a binary, and its entries read back (null: not tracegate's). */
+  readonly plugin?: PluginFile;
+  /** Event arrays hold handlers directly, not matcher groups (Cursor's hooks.json). */
+  readonly flat?: boolean;
   /** The harness's reader accepts comments in a `settings` file (Gemini strips them). */
   readonly comments?: boolean;
   readonly timeoutUnit: TimeoutUnit;
@@ -85,6 +90,24 @@ export interface InstallSpec {
   readonly notes?: readonly string[];
 }
 
+/** A plugin file install writes whole (the `plugin` layout). */
+export interface PluginFile {
+  /** The whole file for this binary; `gate: false` registers the stop as an observer. */
+  render(bin: string, gate: boolean): string;
+  /** The entries a file of ours holds (`args` start with the subcommand), or null when the file is not tracegate's. */
+  parse(text: string): PluginEntry[] | null;
+}
+
+/** One event a plugin file passes to the binary. */
+export interface PluginEntry {
+  readonly event: string;
+  readonly bin: string;
+  /** The subcommand and its arguments. */
+  readonly args: readonly string[];
+  /** How long the plugin lets the child run, in ms. */
+  readonly timeout_ms: number;
+}
+
 /** One harness: everything tracegate knows about it, in one object (see the module doc). */
 export interface HarnessAdapter {
   /** The `--harness` name and the `harness` field of every record. */
@@ -95,6 +118,8 @@ export interface HarnessAdapter {
   readonly events: Readonly<Record<string, HookName>>;
   /** The payload keys that may hold the session id, in the order they are tried. */
   readonly sessionKeys: readonly string[];
+  /** The session's working directory in a payload, when not `cwd` (Cursor's `workspace_roots[0]`). */
+  cwdOf?(p: Payload): string | null;
   /** The session id in a payload, or null. */
   sessionIdOf(p: Payload): string | null;
   /** The session id still readable in the head of a payload that did not parse. */

@@ -138,9 +138,10 @@ function lockWaitFor(hook: string): number {
  * Sanitise (redact, cap) and append, inside the budget; a record that cannot
  * be sanitised in time is replaced by a `payload_cut` saying what was cut
  * (the payload's sha256, bytes and a redacted head). A failure is logged,
- * never raised. Returns what reached the store.
+ * never raised. Returns what reached the store. The one write path for
+ * records (`tracegate run` writes its verdicts through it too).
  */
-async function writeRecords(
+export async function writeRecords(
   home: string,
   hook: HookName,
   records: readonly TraceRecord[],

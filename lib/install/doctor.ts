@@ -17,7 +17,7 @@ import { harnessOfCommand, isPortableBin, OBSERVE_FLAG, timeoutMs } from "./entr
 import { readSettingsFile, type Scope, SETTINGS_MAX_BYTES } from "./files.ts";
 import { readTextBounded } from "../fs/safe-open.ts";
 import { findOwnEntries } from "./own-file.ts";
-import { findEntries } from "./settings.ts";
+import { findEntries, type FoundEntry } from "./settings.ts";
 import { dialectOf, registrableEvents, runningBinary } from "./register.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -81,6 +81,8 @@ export interface DoctorReport {
   errors_log: { path: string; last: string[] };
   /** Claude Code installations found, and the events install leaves out for them. */
   claude_code: { found: { source: string; path: string; version: string | null }[]; left_out: { event: string; because: string }[] };
+  /** Claude Code settings files with tracegate entries that Cursor (registered too) would also run. */
+  cursor_runs_claude: string[];
   problems: string[];
   notes: string[];
 }
@@ -97,8 +99,11 @@ function inspectSettings(adapter: HarnessAdapter, scope: Scope, env: Env, cwd: s
   }
   if (!file.exists) return { ...base, exists: false, error: null };
   try {
-    const found =
-      adapter.install.layout === "own-file" ? findOwnEntries(file.text, adapter, path).entries : findEntries(file.text, dialectOf(adapter));
+    const found = adapter.install.plugin
+      ? pluginEntries(adapter, file.text, path)
+      : adapter.install.layout === "own-file"
+        ? findOwnEntries(file.text, adapter, path).entries
+        : findEntries(file.text, dialectOf(adapter));
     const entries = found.map((f): EntryReport => {
       const spec = (HOOKS as Record<string, { capMs: number }>)[f.parsed.subcommand];
       const timeout = typeof f.timeout === "number" ? f.timeout : null;
@@ -146,6 +151,20 @@ export function locateBin(bin: string, cwd: string, env: Env = process.env): str
     }
   }
   return null;
+}
+
+/** A plugin file's entries in the shape doctor reports (its guard is the plugin's own existence check). */
+function pluginEntries(adapter: HarnessAdapter, text: string, path: string): FoundEntry[] {
+  const entries = adapter.install.plugin!.parse(text);
+  if (entries === null) throw new Error(`${path} is not tracegate's plugin`);
+  return entries.map((e) => ({
+    event: e.event,
+    matcher: undefined,
+    timeout: e.timeout_ms,
+    command: [e.bin, ...e.args].join(" "),
+    parsed: { bin: e.bin, subcommand: e.args[0] ?? "", args: e.args.slice(1), guarded: true },
+    shared: false,
+  }));
 }
 
 function inspectBinary(bin: string, cwd: string): BinaryReport {
@@ -349,6 +368,11 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
         "run `tracegate uninstall --all` to keep the plugin, or disable the plugin in Claude Code",
     );
   }
+  if (r.cursor_runs_claude.length) {
+    notes.push(
+      `warning: Cursor also runs Claude Code's hooks (${r.cursor_runs_claude.join(", ")}) when its third-party hooks setting is on: every event would be recorded twice, once as claude and once as cursor. Turn that setting off in Cursor, or uninstall one of them (tracegate uninstall [--harness cursor])`,
+    );
+  }
   if (!r.data_dir.writable) problems.push(`data dir ${r.data_dir.path} is not writable (${r.data_dir.error}): nothing can be recorded`);
   for (const e of r.config.errors) problems.push(`config: ${e}`);
   const gating = r.settings.some((s) => s.stop === "gate");
@@ -378,10 +402,10 @@ function claudeCodeReport(env: Env): DoctorReport["claude_code"] {
   }
 }
 
-/** Gather every fact doctor reports. */
-export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
+/** Gather every fact doctor reports (`harness`: only that harness's hook config). */
+export async function diagnose(env: Env, cwd: string, harness?: string): Promise<DoctorReport> {
   // A scope whose file is another scope's (run from the home directory) is listed once.
-  const settings = Object.values(ADAPTERS).flatMap((a) => {
+  const all = Object.values(ADAPTERS).flatMap((a) => {
     const seen = new Set<string>();
     return (a.install.scopes as Scope[]).flatMap((s) => {
       const path = a.install.path(s, env, cwd);
@@ -390,6 +414,12 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
       return [inspectSettings(a, s, env, cwd)];
     });
   });
+  const settings = harness ? all.filter((s) => s.harness === harness) : all;
+  // Cursor runs Claude Code's user and project hooks too (its "third-party hooks" setting).
+  const cursorOn = all.some((s) => s.harness === "cursor" && s.entries.length > 0);
+  const cursorRunsClaude = cursorOn && (!harness || harness === "cursor" || harness === "claude")
+    ? all.filter((s) => s.harness === "claude" && s.entries.length > 0).map((s) => s.path)
+    : [];
   const bins = [...new Set(settings.flatMap((s) => s.entries.map((e) => e.bin)))];
   const running = runningBinary();
   const { versionInfo } = await import("../cli/version.ts");
@@ -406,6 +436,7 @@ export async function diagnose(env: Env, cwd: string): Promise<DoctorReport> {
     oracle: await checkOracle(oracle, config.path, config.errors),
     errors_log: lastErrors(home),
     claude_code: claudeCodeReport(env),
+    cursor_runs_claude: cursorRunsClaude,
   };
   return { ...facts, ...judge(facts) };
 }
@@ -457,12 +488,18 @@ function human(r: DoctorReport): string {
 /** `tracegate doctor [--json]` */
 export async function doctorCommand(argv: string[]): Promise<number> {
   let json = false;
+  let harness: string | undefined;
   try {
-    json = parseArgs({ args: argv, options: { json: { type: "boolean", default: false } }, strict: true }).values.json === true;
+    const { values } = parseArgs({ args: argv, options: { json: { type: "boolean", default: false }, harness: { type: "string" } }, strict: true });
+    json = values.json === true;
+    harness = values.harness;
+    if (harness !== undefined && !Object.hasOwn(ADAPTERS, harness)) {
+      throw new Error(`unknown harness "${harness.slice(0, 40)}": --harness must be one of ${Object.keys(ADAPTERS).join(", ")}`);
+    }
   } catch (e) {
-    return fail(`${(e as Error).message}\nusage: tracegate doctor [--json]`, 2);
+    return fail(`${(e as Error).message}\nusage: tracegate doctor [--harness NAME] [--json]`, 2);
   }
-  const r = await diagnose(process.env, process.cwd());
+  const r = await diagnose(process.env, process.cwd(), harness);
   // Settings files, config errors and the error log are text anyone could have written.
   out(json ? `${escapeControl(JSON.stringify(r, null, 2), { json: true })}\n` : escapeControl(human(r)));
   return r.status === "healthy" ? 0 : r.status === "problems" ? 1 : 2;

@@ -225,7 +225,7 @@ export function desiredEntries(
       [spec.timeoutKey]: declaredTimeout(adapter, event, subcommand),
       ...(spec.handlerExtra?.(event) ?? {}),
     };
-    if (spec.layout === "own-file") return { event, subcommand, args, group: handler };
+    if (spec.layout === "own-file" || spec.flat) return { event, subcommand, args, group: handler };
     const group: MatcherGroup = spec.matcherEvents.has(event)
       ? { matcher: spec.matcher ?? "", hooks: [handler] }
       : { hooks: [handler] };

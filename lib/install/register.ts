@@ -176,6 +176,7 @@ export function install(
 ): SettingsChange {
   const adapter = opts.adapter ?? adapterFor(null);
   const path = adapter.install.path(opts.scope, env, cwd);
+  if (adapter.install.plugin) return installPlugin(adapter, path, opts, env);
   const own = adapter.install.layout === "own-file";
   if (own) refuseLink(path);
   const file = readSettingsFile(path);
@@ -187,7 +188,7 @@ export function install(
     const wanted = desired.filter((e) => !opts.events || opts.events.includes(e.event));
     const plan = own
       ? { text: planOwnFile(file.text, wanted, adapter, path), created: { hooks: false, events: [] as string[] } }
-      : planInstall(file.text, wanted, dialect);
+      : planInstall(startText(adapter, file.text), wanted, dialect);
     return { hadOurs, ...plan };
   });
   const diff = unifiedDiff(file.text, text, path);
@@ -232,6 +233,7 @@ export function uninstall(
 ): SettingsChange {
   const adapter = opts.adapter ?? adapterFor(null);
   const path = adapter.install.path(opts.scope, env, cwd);
+  if (adapter.install.plugin) return uninstallPlugin(adapter, path, opts, env);
   const own = adapter.install.layout === "own-file";
   if (own) refuseLink(path);
   const file = readSettingsFile(path);
@@ -249,7 +251,7 @@ export function uninstall(
   const rec = state[key];
   // An own-file is tracegate's alone: uninstall takes the whole file away.
   const text = own ? "" : inFile(path, () => planUninstall(file.text, rec, dialect));
-  const emptied = own || (rec?.file === true && (parseSettings(text, dialect).children ?? []).length === 0);
+  const emptied = own || (rec?.file === true && ((parseSettings(text, dialect).children ?? []).length === 0 || onlyHeader(adapter, text)));
   const diff = unifiedDiff(file.text, emptied ? "" : text, path);
   if (opts.dryRun) return { path, changed: false, diff, backup: null };
   // The file is back to the user's own; the backup install made is no longer needed.
@@ -271,6 +273,64 @@ export function uninstall(
 }
 
 /**
+ * The plugin layout (OpenCode): the whole file is tracegate's, rendered for
+ * this binary; a file of that name that is not tracegate's is never replaced.
+ */
+function installPlugin(
+  adapter: HarnessAdapter,
+  path: string,
+  opts: { gate: boolean; dryRun: boolean; bin: string },
+  env: Env,
+): SettingsChange {
+  const plugin = adapter.install.plugin!;
+  refuseLink(path);
+  const file = readSettingsFile(path);
+  if (file.exists && plugin.parse(file.text) === null) {
+    throw new SettingsError(`${path} exists and is not tracegate's plugin; move it away and install again`);
+  }
+  const text = plugin.render(opts.bin, opts.gate);
+  const diff = unifiedDiff(file.text, text, path);
+  if (text === file.text || opts.dryRun) return { path, changed: false, diff, backup: null };
+  const dirCreated = topmostMissing(dirname(path));
+  writeAtomic(path, text, file.exists ? file.mode : 0o644);
+  const home = dataDir(env);
+  const state = readState(home);
+  const key = stateKey(path);
+  if (!state[key]) state[key] = { hooks: false, events: [], file: true, dir: dirCreated };
+  try {
+    writeState(home, state);
+  } catch {
+    // without the record, uninstall still removes the file
+  }
+  return { path, changed: true, diff, backup: null };
+}
+
+/** Remove tracegate's plugin file, and only it: the directories install created go only when empty. */
+function uninstallPlugin(adapter: HarnessAdapter, path: string, opts: { dryRun: boolean }, env: Env): SettingsChange {
+  refuseLink(path);
+  const file = readSettingsFile(path);
+  if (!file.exists) return { path, changed: false, diff: "", backup: null };
+  if (adapter.install.plugin!.parse(file.text) === null) {
+    throw new SettingsError(`${path} is not tracegate's plugin; it was left alone`);
+  }
+  const diff = unifiedDiff(file.text, "", path);
+  if (opts.dryRun) return { path, changed: false, diff, backup: null };
+  const home = dataDir(env);
+  const state = readState(home);
+  const key = stateKey(path);
+  removeFile(path);
+  const dir = state[key]?.dir;
+  if (dir) removeEmptyDirs(dirname(path), dir);
+  delete state[key];
+  try {
+    writeState(home, state);
+  } catch {
+    // nothing else depends on it
+  }
+  return { path, changed: true, diff, backup: null };
+}
+
+/**
  * A file that is tracegate's own is never a symlink: one committed to a
  * repository (`.github/hooks/tracegate.json` -> a file of the user's) would
  * otherwise have install write, or uninstall delete, whatever it points at.
@@ -289,7 +349,26 @@ function refuseLink(path: string): void {
 
 /** What the harness's settings reader accepts (comments for Gemini; strict JSON otherwise). */
 export function dialectOf(adapter: HarnessAdapter): SettingsDialect {
-  return adapter.install.comments ? { comments: true } : STRICT_JSON;
+  const base = adapter.install.comments ? { comments: true } : STRICT_JSON;
+  return adapter.install.flat ? { ...base, flat: true } : base;
+}
+
+/** A merged file's text to start from: the harness's header fields (Cursor's `version`) in a new or empty file. */
+function startText(adapter: HarnessAdapter, text: string): string {
+  const header = adapter.install.fileHeader;
+  if (!header || adapter.install.layout !== "settings" || text.trim() !== "") return text;
+  return `${JSON.stringify(header, null, 2)}\n`;
+}
+
+/** Whether a merged file holds nothing but the header install started it with. */
+function onlyHeader(adapter: HarnessAdapter, text: string): boolean {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    const header = adapter.install.fileHeader ?? {};
+    return Object.entries(v).every(([k, x]) => Object.hasOwn(header, k) && JSON.stringify(header[k]) === JSON.stringify(x));
+  } catch {
+    return false;
+  }
 }
 
 /** The outermost directory on the way to `dir` that does not exist yet (null: it exists). */

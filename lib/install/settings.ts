@@ -45,6 +45,8 @@ export interface FoundEntry {
  */
 export interface SettingsDialect {
   readonly comments: boolean;
+  /** Event arrays hold handlers directly, not matcher groups (Cursor's hooks.json). */
+  readonly flat?: boolean;
 }
 
 /** Strict JSON, the default (Claude Code rejects comments and trailing commas). */
@@ -166,7 +168,9 @@ function groups(root: Node, event: string): Node[] {
   return findNodeAtLocation(root, ["hooks", event])?.children ?? [];
 }
 
-function handlersOf(group: Node): Node[] {
+/** The flat layout's handler is its own group. */
+function handlersOf(group: Node, flat = false): Node[] {
+  if (flat) return [group];
   const hs = group.type === "object" ? findNodeAtLocation(group, ["hooks"]) : undefined;
   return hs?.type === "array" ? (hs.children ?? []) : [];
 }
@@ -189,13 +193,13 @@ export function findEntries(text: string, dialect: SettingsDialect = STRICT_JSON
   const found: FoundEntry[] = [];
   for (const event of eventNames(root)) {
     for (const g of groups(root, event)) {
-      const hs = handlersOf(g);
+      const hs = handlersOf(g, dialect.flat);
       for (const h of hs) {
         const parsed = isOurs(h);
         if (!parsed) continue;
         found.push({
           event,
-          matcher: valueOf(findNodeAtLocation(g, ["matcher"])),
+          matcher: dialect.flat ? undefined : valueOf(findNodeAtLocation(g, ["matcher"])),
           timeout: valueOf(findNodeAtLocation(h, ["timeout"])),
           command: findNodeAtLocation(h, ["command"])!.value as string,
           parsed,
@@ -275,11 +279,11 @@ function removeAt(text: string, path: (string | number)[]): string {
  * Remove tracegate's handlers under one event: a group holding only ours goes
  * whole, a group shared with another tool's handler loses only ours.
  */
-function removeOurs(text: string, event: string): string {
+function removeOurs(text: string, event: string, flat = false): string {
   let cur = text;
   const gs = groups(parseSettings(cur, CHECKED), event);
   for (let gi = gs.length - 1; gi >= 0; gi--) {
-    const hs = handlersOf(gs[gi]!);
+    const hs = handlersOf(gs[gi]!, flat);
     const ours = hs.map((h, i) => (isOurs(h) ? i : -1)).filter((i) => i >= 0);
     if (ours.length === 0) continue;
     if (ours.length === hs.length) {
@@ -331,16 +335,17 @@ export function planInstall(
   const created: Created = { hooks: !findNodeAtLocation(root, ["hooks"]), events: [] };
   const wanted = new Map(desired.map((d) => [d.event, d]));
   const present = new Set(eventNames(root));
+  const flat = dialect.flat === true;
   // Events where a tracegate handler sits but none is wanted any more.
-  for (const e of findEntries(cur, CHECKED)) {
-    if (!wanted.has(e.event)) cur = removeOurs(cur, e.event);
+  for (const e of findEntries(cur, { ...CHECKED, flat })) {
+    if (!wanted.has(e.event)) cur = removeOurs(cur, e.event, flat);
   }
   for (const d of desired) {
     const tree = parseSettings(cur, CHECKED);
     const gs = groups(tree, d.event);
-    const oursIdx = gs.filter((g) => handlersOf(g).some((h) => isOurs(h)));
+    const oursIdx = gs.filter((g) => handlersOf(g, flat).some((h) => isOurs(h)));
     if (oursIdx.length === 1 && sameGroup(oursIdx[0]!, d.group)) continue;
-    cur = removeOurs(cur, d.event);
+    cur = removeOurs(cur, d.event, flat);
     if (!present.has(d.event)) {
       created.events.push(d.event);
       cur = insertAt(cur, ["hooks", d.event], [d.group], fmt);
@@ -367,10 +372,11 @@ export function planUninstall(text: string, created?: Created, dialect: Settings
   let cur = text;
   const root = parseSettings(cur, dialect);
   let removedAny = false;
+  const flat = dialect.flat === true;
   for (const event of eventNames(root)) {
-    if (!groups(parseSettings(cur, CHECKED), event).some((g) => handlersOf(g).some((h) => isOurs(h)))) continue;
+    if (!groups(parseSettings(cur, CHECKED), event).some((g) => handlersOf(g, flat).some((h) => isOurs(h)))) continue;
     removedAny = true;
-    cur = removeOurs(cur, event);
+    cur = removeOurs(cur, event, flat);
     const empty = groups(parseSettings(cur, CHECKED), event).length === 0;
     if (empty && (!created || created.events.includes(event))) cur = removeAt(cur, ["hooks", event]);
   }

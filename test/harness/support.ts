@@ -13,6 +13,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from "node:path";
 import { adapterFor } from "../../lib/harness/registry.ts";
 import { findOwnEntries } from "../../lib/install/own-file.ts";
+import { dialectOf } from "../../lib/install/register.ts";
 import { findEntries } from "../../lib/install/settings.ts";
 import { serve, TEST_TOKEN, type Served } from "../oracle/support.ts";
 import { BINARY, ROOT, baseEnv, cleanup, recordsIn, tempDir } from "../support/tracegate.ts";
@@ -100,7 +101,8 @@ export function makeWorld(harness: string, opts: { gate?: boolean; env?: Record<
   if (inst.code !== 0) throw new Error(`install --harness ${harness} failed: ${inst.err}`);
   const path = adapter.install.path("user", env, repo);
   const text = readFileSync(path, "utf8");
-  const found = adapter.install.layout === "own-file" ? findOwnEntries(text, adapter, path).entries : findEntries(text);
+  // A plugin (OpenCode) has no shell commands: its tests drive the plugin module itself.
+  const found = adapter.install.plugin ? [] : adapter.install.layout === "own-file" ? findOwnEntries(text, adapter, path).entries : findEntries(text, dialectOf(adapter));
   const commands = new Map(found.map((f) => [f.event, f.command]));
 
   const rewrite = (p: unknown) => JSON.stringify(p).replaceAll("/tmp/e2e-world/repo", repo).replaceAll("/tmp/e2e-world", root);
