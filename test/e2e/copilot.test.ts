@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
+import { claimedOutcome } from "../support/claimed-outcome.ts";
 import { clientAvailable, expectCleanExit } from "./support/clients.ts";
 import { harnessSuite } from "./support/harness-suite.ts";
 import type { TurnContext } from "./support/model-server.ts";
@@ -40,7 +40,7 @@ describe.skipIf(!clientAvailable("copilot"))("real copilot client: sub-agents", 
       // The verdict is in the main agent's session, the one that started.
       const main = all.find((x) => x.type === "session_start")!.session_id;
       expect(verdicts[0]!.session_id).toBe(main);
-      expect(outcomeOf(h.records(s, main))).toBe("flip");
+      expect(claimedOutcome(h.records(s, main))).toBe("flip");
       // The sub-agent's work is recorded too.
       expect(all.some((x) => x.type === "tool_call" && JSON.stringify(x).includes("echo 42 > answer.txt"))).toBe(true);
       expect(h.tg(s, "verify").code).toBe(0);

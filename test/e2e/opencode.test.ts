@@ -11,7 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
+import { claimedOutcome } from "../support/claimed-outcome.ts";
 import { TRACEGATE } from "./support/claude.ts";
 import { clientAvailable, clientHome, expectCleanExit } from "./support/clients.ts";
 import { harnessSuite } from "./support/harness-suite.ts";
@@ -36,7 +36,7 @@ describe.skipIf(!clientAvailable("opencode"))("real opencode client: OpenCode's 
       expect(records.filter((x) => x.type === "oracle_verdict")).toEqual([]);
       expect(records.some((x) => x.type === "event" && x.event === "permission.replied")).toBe(true);
       expect(records.at(-1)!.type).toBe("session_end");
-      expect(outcomeOf(records)).toBe("no_oracle");
+      expect(claimedOutcome(records)).toBe("no_oracle");
     },
     200_000,
   );

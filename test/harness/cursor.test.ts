@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
+import { claimedOutcome } from "../support/claimed-outcome.ts";
 import { CURSOR_LOOP_LIMIT, cursor } from "../../lib/harness/cursor.ts";
 import { makeWorld, PLANTED, type World } from "./support.ts";
 
@@ -120,7 +120,7 @@ describe("cursor: documented payloads through the installed entries", () => {
       [2, "PASS", true, "allow", "stop"],
     ]);
     expect(recs.find((r) => r.type === "message" && r.text === BLOCK_REASON)?.continuation).toBe(true);
-    expect(outcomeOf(recs)).toBe("flip");
+    expect(claimedOutcome(recs)).toBe("flip");
   });
 
   test("an agent that keeps saying done: the gate's max_attempts ends the loop long before loop_limit; aborted stops are never gated", async () => {
@@ -143,7 +143,7 @@ describe("cursor: documented payloads through the installed entries", () => {
       [2, "FAIL", "block"],
       [3, "FAIL", "allow"],
     ]);
-    expect(outcomeOf(recs)).toBe("no_flip");
+    expect(claimedOutcome(recs)).toBe("no_flip");
     // A new prompt, then an aborted and a failed stop: recorded, never gated.
     w.fire("beforeSubmitPrompt", ev(w, "beforeSubmitPrompt", { prompt: "Again." }));
     for (const status of ["aborted", "error"]) expect(w.fire("stop", ev(w, "stop", { status, loop_count: 0 })).stdout).toBe("");

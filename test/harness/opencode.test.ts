@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
+import { claimedOutcome } from "../support/claimed-outcome.ts";
 import { opencode } from "../../lib/harness/opencode.ts";
 import { PLUGIN_MARK } from "../../lib/harness/opencode-plugin.ts";
 import { BINARY, cleanup, tempDir } from "../support/tracegate.ts";
@@ -161,7 +161,7 @@ describe("opencode: the installed plugin and the binary", () => {
       [2, "PASS", true, "allow", "experimental.text.complete"],
     ]);
     expect(recs.find((r) => r.type === "message" && r.role === "user" && r.text === BLOCK_REASON)?.continuation).toBe(true);
-    expect(outcomeOf(recs)).toBe("flip");
+    expect(claimedOutcome(recs)).toBe("flip");
     expect(recs.at(-1)).toMatchObject({ type: "session_end", outcome: "flip" });
     expect(w.cli("verify").code).toBe(0);
   });

@@ -12,7 +12,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
+import { claimedOutcome } from "../support/claimed-outcome.ts";
 import { resumeCommand } from "../../lib/run/resume.ts";
 import { CLAUDE, makeWorld, TRACEGATE, type World } from "../e2e/support/claude.ts";
 import { CLIENT_BIN, clientAvailable, clientEnv, prepare } from "../e2e/support/clients.ts";
@@ -168,7 +168,7 @@ for (const client of ["claude", "codex", "opencode"] as const) {
         expect(reason).toHaveLength(1);
         expect(reason[0]!.continuation).toBe(true);
         expect(recs.at(-1)).toMatchObject({ type: "session_end", reason: "tracegate-run", outcome: "flip", attempts: 2 });
-        expect(outcomeOf(recs)).toBe("flip");
+        expect(claimedOutcome(recs)).toBe("flip");
         expect(s.model.mainHistories().at(-1)!.some((m) => m.role === "user" && m.text.includes(BLOCK_REASON))).toBe(true);
         expect(tg(s, "verify").code).toBe(0);
       },

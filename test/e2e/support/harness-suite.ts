@@ -27,7 +27,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../../lib/gate/decide.ts";
-import { outcomeOf } from "../../../lib/gate/outcome.ts";
+import { claimedOutcome } from "../../support/claimed-outcome.ts";
 import { serve, type Served } from "../../oracle/support.ts";
 import { makeWorld, TRACEGATE, type World } from "./claude.ts";
 import { clientAvailable, clientEnv, expectCleanExit, prepare, runClient, type ClientName, type ClientRun } from "./clients.ts";
@@ -287,7 +287,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
           [1, "FAIL", true, "block"],
           [2, "PASS", true, "allow"],
         ]);
-        expect(outcomeOf(records)).toBe("flip");
+        expect(claimedOutcome(records)).toBe("flip");
         expect(records.every((x) => x.harness === name)).toBe(true);
         // The model was told the fixed reason once, and nothing of the test run.
         expect(blocksSeen(s.model)).toBe(1);
@@ -315,7 +315,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         expect(v.map((x) => [x.attempt, x.verdict, x.verified])).toEqual(Array.from({ length: maxAttempts }, (_, i) => [i + 1, "FAIL", true]));
         expect(v.slice(0, -1).every((x) => x.decision === "block")).toBe(true);
         expect(v.at(-1)!.decision).toBe("allow");
-        expect(outcomeOf(records)).toBe("no_flip");
+        expect(claimedOutcome(records)).toBe("no_flip");
         expect(blocksSeen(s.model)).toBe(maxAttempts - 1);
         // The gate's limit ended it: exactly one more model turn per block.
         expect(s.model.mainHistories().length).toBe(1 + maxAttempts);
@@ -365,7 +365,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         expectCleanExit(r);
         const records = onlySessionRecords(s, r);
         expect(verdicts(records).map((x) => [x.verdict, x.verified, x.decision])).toEqual([["ERROR", false, "allow"]]);
-        expect(outcomeOf(records)).toBe("no_flip");
+        expect(claimedOutcome(records)).toBe("no_flip");
         expect(blocksSeen(s.model)).toBe(0);
       },
       TEST_TIMEOUT_MS,
