@@ -12,6 +12,8 @@ const commands: Record<string, () => Promise<Command>> = {
   sessions: async () => (await import("./lib/cli/sessions.ts")).sessionsCommand,
   show: async () => (await import("./lib/cli/show.ts")).showCommand,
   verify: async () => (await import("./lib/cli/verify.ts")).verifyCommand,
+  export: async () => (await import("./lib/export/cli.ts")).exportCommand,
+  annotate: async () => (await import("./lib/cli/annotate.ts")).annotateCommand,
   redact: async () => (await import("./lib/redact/cli.ts")).redactCommand,
   diff: async () => (await import("./lib/git/cli.ts")).diffCommand,
   install: async () => (await import("./lib/install/cli.ts")).installCommand,
