@@ -82,7 +82,7 @@ const oracle = Bun.serve({
   async fetch(req) {
     const b = (await req.json()) as Record<string, any>;
     return Response.json(
-      signVerdict({ task_id: b.task_id, session_id: b.session_id, base_commit: b.base_commit, diff_sha256: sha256Hex(b.diff), attempt: b.attempt, verdict: "PASS", tests_hash: "0".repeat(64) }, priv),
+      signVerdict({ task_id: b.task_id, session_id: b.session_id, base_commit: b.base_commit, diff_sha256: sha256Hex(b.diff), chain_head: b.chain_head, attempt: b.attempt, verdict: "PASS", tests_hash: "0".repeat(64) }, priv),
     );
   },
 });

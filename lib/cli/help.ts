@@ -10,14 +10,14 @@ Hook subcommands (read the event JSON on stdin; always exit 0):
 User commands:
   sessions [--json]                 list sessions in the store
   show SESSION [--json]             a session's records
-  verify [SESSION]                  validate records against the schema, check verdict signatures
+  verify [SESSION] [--public-key F] schema, verdict signatures and fields, replays, the hash chain
   redact [--json] [--explain]       stdin -> stdout, secrets replaced
   diff [--cwd DIR] [--base REV] [--stat]
   install [--scope user|project|local] [--gate] [--dry-run]
   uninstall [--scope ...] [--dry-run]
   doctor [--json]
   oracle keygen --out DIR
-  oracle serve --repo DIR --test-cmd CMD --key FILE [--port N]
+  oracle serve --repo DIR --test-cmd CMD --key FILE --token-file FILE [--protect GLOB]... [--port N]
   --version
 
 Environment: TRACEGATE_HOME (data dir), TRACEGATE_CONFIG (config file),

@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
-import { listSessionFiles, parseSessionText } from "../trace/store.ts";
-import { outcomeOf } from "../gate/outcome.ts";
+import { listSessionFiles } from "../trace/store.ts";
+import { analyzeSession, type Outcome } from "../gate/outcome.ts";
+import { loadConfig } from "../config/load.ts";
+import { readPublicKeyPem } from "../oracle/keys.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fail, out } from "./print.ts";
@@ -15,13 +17,19 @@ export interface SessionSummary {
   readonly cwd: string | null;
   readonly tool_calls: number;
   readonly ended: boolean;
-  readonly outcome: string;
+  /** From `analyzeSession`: signatures that verify, never stored flags. */
+  readonly outcome: Outcome;
   readonly corrupt_lines: number;
 }
 
-/** Summarise one session file's text. */
-export function summarize(file: string, text: string): SessionSummary {
-  const { records, problems } = parseSessionText(file, text);
+/**
+ * Summarise one session file. `publicKey` null makes every verdict
+ * unverified; `seen` is shared across files so a verdict copied from another
+ * session counts as a replay.
+ */
+export function summarize(file: string, bytes: Uint8Array, publicKey: string | null = null, seen?: Map<string, string>): SessionSummary {
+  const a = analyzeSession(bytes, { file, publicKey, seen });
+  const { records } = a;
   const start = records.find((r) => r.type === "session_start") as { cwd?: unknown } | undefined;
   return {
     session_id: records[0]?.session_id ?? basename(file, ".jsonl"),
@@ -32,8 +40,8 @@ export function summarize(file: string, text: string): SessionSummary {
     cwd: typeof start?.cwd === "string" ? start.cwd : null,
     tool_calls: records.filter((r) => r.type === "tool_call").length,
     ended: records.some((r) => r.type === "session_end"),
-    outcome: outcomeOf(records),
-    corrupt_lines: problems.length,
+    outcome: a.outcome,
+    corrupt_lines: a.corrupt.length,
   };
 }
 
@@ -47,8 +55,11 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   }
   const home = dataDir(process.env);
   let summaries: SessionSummary[];
+  const publicKey = await configuredPublicKey();
+  const seen = new Map<string, string>();
   try {
-    summaries = listSessionFiles(home).map((f) => summarize(f.path, readFileSync(f.path, "utf8")));
+    // Oldest first for the replay check, listed newest first.
+    summaries = listSessionFiles(home).reverse().map((f) => summarize(f.path, readFileSync(f.path), publicKey, seen)).reverse();
   } catch (e) {
     return fail(`cannot read the store at ${home}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -67,4 +78,17 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * The configured oracle public key (PEM), or null when none is configured or
+ * it cannot be read: the outcome is then `unverified`, never `flip`.
+ */
+export async function configuredPublicKey(): Promise<string | null> {
+  try {
+    const config = await loadConfig(process.env, null);
+    return config.oracle ? readPublicKeyPem(config.oracle.public_key, config.path) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { dataDir } from "../config/paths.ts";
+import { analyzeSession } from "../gate/outcome.ts";
 import type { TraceRecord } from "../trace/record.ts";
-import { parseSessionText, sessionPath } from "../trace/store.ts";
+import { sessionPath } from "../trace/store.ts";
+import { configuredPublicKey } from "./sessions.ts";
 import { err, fail, out } from "./print.ts";
 
 function brief(v: unknown, max = 160): string {
@@ -12,8 +14,11 @@ function brief(v: unknown, max = 160): string {
   return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
-/** One human-readable line per record. */
-export function describeRecord(r: TraceRecord): string {
+/**
+ * One human-readable line per record. A verdict shows whether it counts
+ * (`checked`, from the analysis), not the `verified` flag stored beside it.
+ */
+export function describeRecord(r: TraceRecord, checked?: string): string {
   const a = r as unknown as Record<string, unknown>;
   const head = `${r.ts}  ${r.type.padEnd(14)}`;
   switch (r.type) {
@@ -24,7 +29,7 @@ export function describeRecord(r: TraceRecord): string {
     case "tool_call":
       return `${head} ${brief(a.tool_name)} ${a.status}${a.duration_ms !== null ? ` ${a.duration_ms}ms` : ""} in=${brief(a.input, 80)} out=${brief(a.output, 80)}`;
     case "oracle_verdict":
-      return `${head} attempt=${a.attempt} ${a.verdict} verified=${a.verified}`;
+      return `${head} attempt=${a.attempt} ${a.verdict} ${checked ?? `verified=${a.verified}`}`;
     case "session_end":
       return `${head} reason=${brief(a.reason)} outcome=${a.outcome}`;
     default:
@@ -45,14 +50,23 @@ export async function showCommand(argv: string[]): Promise<number> {
   const home = dataDir(process.env);
   const path = sessionPath(home, id);
   if (!existsSync(path)) return fail(`no session "${id}" in ${home} (run \`tracegate sessions\` to list them)`);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (e) {
     return fail(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const { records, problems } = parseSessionText(path, text);
-  for (const r of records) out(parsed.values.json ? `${JSON.stringify(r)}\n` : `${describeRecord(r)}\n`);
-  for (const p of problems) err(`tracegate: ${p.file}:${p.line}: corrupt line (${p.error})\n`);
-  return problems.length ? 1 : 0;
+  const a = analyzeSession(bytes, { file: path, publicKey: await configuredPublicKey() });
+  const ok = new Set(a.verified_lines);
+  a.records.forEach((r, i) => {
+    const line = a.lines[i]!;
+    const checked = r.type === "oracle_verdict" && (r.verdict === "PASS" || r.verdict === "FAIL")
+      ? ok.has(line) ? "verified" : "UNVERIFIED"
+      : undefined;
+    out(parsed.values.json ? `${JSON.stringify(r)}\n` : `${describeRecord(r, checked)}\n`);
+  });
+  if (!parsed.values.json) out(`outcome ${a.outcome}\n`);
+  for (const p of a.corrupt) err(`tracegate: ${path}:${p.line}: ${p.problem}\n`);
+  for (const p of a.problems) err(`tracegate: ${path}:${p.line}: ${p.problem}\n`);
+  return a.corrupt.length ? 1 : 0;
 }

@@ -1,8 +1,15 @@
 /**
- * `tracegate verify [SESSION]`: every stored record checked against its JSON
- * Schema (ahead-of-time compiled validators), and every oracle verdict's
- * signature checked again with the configured public key, so a record edited
- * on disk after the fact is caught.
+ * `tracegate verify [SESSION] [--public-key FILE] [--json]`: every stored
+ * record checked against its JSON Schema (ahead-of-time compiled validators),
+ * and every session run through `analyzeSession`, the one outcome function:
+ * each PASS/FAIL verdict's signature under the oracle's public key, every
+ * field the record states against the signed payload, the signed session
+ * against the file's, signatures used twice (within a session or across
+ * sessions), and the hash chain up to the head each verdict signed. Every
+ * problem is reported with file and line; any problem exits 1.
+ *
+ * `--public-key` names the key to trust instead of the config's: the config
+ * is writable by the agent, the oracle operator's published key is not.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -11,10 +18,9 @@ import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import * as validators from "../generated/validators.js";
 import type { Validate } from "../generated/validators.js";
+import { analyzeSession } from "../gate/outcome.ts";
 import { readPublicKeyPem } from "../oracle/keys.ts";
-import { verifyVerdict } from "../oracle/verdict.ts";
-import type { TraceRecord } from "../trace/record.ts";
-import { listSessionFiles, parseSessionText, sessionPath } from "../trace/store.ts";
+import { listSessionFiles, sessionPath } from "../trace/store.ts";
 import { fail, out } from "./print.ts";
 
 export interface Finding {
@@ -34,28 +40,14 @@ export function schemaProblems(record: unknown): string[] {
   return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
 }
 
-/** Re-check a stored verdict's signature against the facts the record itself carries. */
-export function verdictProblem(record: TraceRecord, publicKey: string | null): string | null {
-  const r = record as unknown as Record<string, any>;
-  if (r.type !== "oracle_verdict" || !r.signed || !r.verified) return null;
-  if (!publicKey) return "verdict marked verified but no oracle.public_key is configured to check it";
-  const s = r.signed;
-  const result = verifyVerdict(s, publicKey, {
-    task_id: s.task_id,
-    session_id: r.session_id,
-    base_commit: s.base_commit,
-    diff_sha256: r.diff_sha256 ?? s.diff_sha256,
-    attempt: r.attempt,
-  });
-  return result.verified ? null : `verdict marked verified does not verify: ${result.problem}`;
-}
+const USAGE = "usage: tracegate verify [SESSION] [--public-key FILE] [--json]";
 
 export async function verifyCommand(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" } }, allowPositionals: true });
+    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" }, "public-key": { type: "string" } }, allowPositionals: true });
   } catch (e) {
-    return fail(`${(e as Error).message}\nusage: tracegate verify [SESSION] [--json]`, 2);
+    return fail(`${(e as Error).message}\n${USAGE}`, 2);
   }
   const home = dataDir(process.env);
   const id = parsed.positionals[0];
@@ -67,37 +59,53 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   } else {
     files = listSessionFiles(home).map((f) => f.path);
   }
-  const config = await loadConfig(process.env, null);
   let publicKey: string | null = null;
-  try {
-    publicKey = config.oracle ? readPublicKeyPem(config.oracle.public_key, config.path) : null;
-  } catch (e) {
-    return fail(`cannot read oracle.public_key (${(e as NodeJS.ErrnoException).code ?? "error"}); check ${config.path}`);
+  const keyFile = parsed.values["public-key"];
+  if (typeof keyFile === "string") {
+    try {
+      publicKey = readFileSync(keyFile, "utf8");
+    } catch (e) {
+      return fail(`cannot read --public-key ${keyFile} (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+  } else {
+    const config = await loadConfig(process.env, null);
+    try {
+      publicKey = config.oracle ? readPublicKeyPem(config.oracle.public_key, config.path) : null;
+    } catch (e) {
+      return fail(`cannot read oracle.public_key (${(e as NodeJS.ErrnoException).code ?? "error"}); check ${config.path} or pass --public-key FILE`);
+    }
   }
   const findings: Finding[] = [];
+  const notes: Finding[] = [];
+  const outcomes: Record<string, string> = {};
+  const seen = new Map<string, string>();
   let count = 0;
-  for (const file of files) {
-    let text: string;
+  // Oldest first, so a replay is reported where the copy is, not where the original is.
+  for (const file of [...files].reverse()) {
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, "utf8");
+      bytes = readFileSync(file);
     } catch (e) {
       findings.push({ file, line: 0, problem: `unreadable (${(e as NodeJS.ErrnoException).code ?? "error"})` });
       continue;
     }
-    const { records, lines, problems } = parseSessionText(file, text);
-    for (const p of problems) findings.push({ file, line: p.line, problem: `corrupt line: ${p.error}` });
-    for (const [i, r] of records.entries()) {
-      const line = lines[i]!;
+    const a = analyzeSession(bytes, { file, publicKey, seen });
+    outcomes[basename(file)] = a.outcome;
+    for (const c of a.corrupt) findings.push({ file, line: c.line, problem: c.problem });
+    a.records.forEach((r, i) => {
       count++;
-      for (const p of schemaProblems(r)) findings.push({ file, line, problem: p });
-      const v = verdictProblem(r, publicKey);
-      if (v) findings.push({ file, line, problem: v });
-    }
+      for (const p of schemaProblems(r)) findings.push({ file, line: a.lines[i]!, problem: p });
+    });
+    for (const p of a.problems) findings.push({ file, ...p });
+    for (const n of a.notes) notes.push({ file, ...n });
   }
+  findings.sort((x, y) => (x.file === y.file ? x.line - y.line : x.file < y.file ? -1 : 1));
   if (parsed.values.json) {
-    out(`${JSON.stringify({ files: files.length, records: count, problems: findings })}\n`);
+    out(`${JSON.stringify({ files: files.length, records: count, problems: findings, notes, outcomes })}\n`);
   } else {
     for (const f of findings) out(`${basename(f.file)}:${f.line}: ${f.problem}\n`);
+    for (const n of notes) out(`${basename(n.file)}:${n.line}: note: ${n.problem}\n`);
+    if (!publicKey) out("note: no oracle public key (config oracle.public_key or --public-key): no verdict can be checked\n");
     out(`${count} records in ${files.length} sessions: ${findings.length ? `${findings.length} problems` : "all valid"}\n`);
   }
   return findings.length ? 1 : 0;

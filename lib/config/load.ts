@@ -4,11 +4,14 @@
  * ahead-of-time compiled ajv validators. Only the user file may set the
  * oracle, the task id, caps, or turn redaction off; the repository file may
  * only add redaction patterns, so a repository can neither redirect traces nor
- * weaken redaction. A file that fails validation is reported in `errors` and
- * contributes nothing: the hooks then collect without gating.
+ * weaken redaction. A user file that fails validation is reported in `errors`
+ * and contributes nothing: the hooks then collect without gating. A
+ * repository file is read only from the root of a git repository, only when
+ * it is a small regular file (see `readRepoConfigText`), and its problems go
+ * to `repo_errors`: they drop its patterns and never touch the gate.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import type { Validate } from "../generated/validators.js";
 import { configPath } from "./paths.ts";
@@ -16,6 +19,8 @@ import { configPath } from "./paths.ts";
 export interface OracleConfig {
   readonly url: string;
   readonly public_key: string;
+  /** Bearer token sent with every request (`oracle serve --token-file`). */
+  readonly token?: string;
   readonly timeout_s: number;
   readonly on_error: "allow" | "block";
 }
@@ -40,15 +45,25 @@ export interface Config {
     /** Patterns a repository added; they can only add rules. */
     readonly repo_extra: readonly RedactPattern[];
   };
-  /** Problems found; each names the file. Non-empty means "collect, do not gate". */
+  /** Problems in the user config; each names the file. Non-empty means "collect, do not gate". */
   readonly errors: readonly string[];
+  /**
+   * Problems in the repository's `.tracegate.jsonc`: logged, and its patterns
+   * dropped, but never a reason to stop gating (a repository must not be able
+   * to switch the gate off by writing a bad file).
+   */
+  readonly repo_errors: readonly string[];
 }
 
+/** Default `gate.max_attempts`: oracle verdicts per turn before the gate lets the agent stop. The one default. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 export const DEFAULT_ORACLE_TIMEOUT_S = 40;
 export const REPO_CONFIG_FILE = ".tracegate.jsonc";
 
-export const DEFAULTS: Omit<Config, "path" | "exists" | "errors"> = {
+/** Largest repository config read; anything bigger is refused unread. */
+export const REPO_CONFIG_MAX_BYTES = 64 * 1024;
+
+export const DEFAULTS: Omit<Config, "path" | "exists" | "errors" | "repo_errors"> = {
   oracle: null,
   gate: { max_attempts: DEFAULT_MAX_ATTEMPTS, enabled: true },
   task_id: null,
@@ -162,18 +177,72 @@ function readText(path: string): { text: string | null; error?: string } {
   }
 }
 
-/** The nearest `.tracegate.jsonc` from `cwd` up to the repository root. */
-export function findRepoConfig(cwd: string): string | null {
-  let dir = cwd;
-  for (let i = 0; i < 64; i++) {
-    const candidate = join(dir, REPO_CONFIG_FILE);
-    if (existsSync(candidate)) return candidate;
-    if (existsSync(join(dir, ".git"))) return null;
+/**
+ * The root of the git repository containing `cwd` (the nearest directory with
+ * a `.git` that is a git dir holding HEAD, or a `gitdir:` file), or null. The
+ * search stops at the first `.git` found, so a `.tracegate.jsonc` in a parent
+ * directory of the repository, or anywhere above a non-repository, is never
+ * seen.
+ */
+export function repoRootOf(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (let i = 0; i < 256; i++) {
+    const dotgit = join(dir, ".git");
+    try {
+      const st = lstatSync(dotgit);
+      if (st.isDirectory() && existsSync(join(dotgit, "HEAD"))) return dir;
+      if (st.isFile() && st.size < 4096 && readFileSync(dotgit, "utf8").startsWith("gitdir:")) return dir;
+    } catch {
+      // no .git here
+    }
     const up = dirname(dir);
     if (up === dir) return null;
     dir = up;
   }
   return null;
+}
+
+/** `.tracegate.jsonc` at the root of the repository containing `cwd`; null outside a repository. */
+export function findRepoConfig(cwd: string): string | null {
+  const root = repoRootOf(cwd);
+  return root ? join(root, REPO_CONFIG_FILE) : null;
+}
+
+/**
+ * Read a repository config file without ever blocking or reading much: opened
+ * non-blocking and without following a symlink, checked with fstat to be a
+ * regular file of at most 64 KB owned by this user (or root) before a byte is
+ * read. A FIFO, a device, a directory, a link or a huge file is refused.
+ */
+export function readRepoConfigText(path: string): { text: string | null; error?: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { text: null };
+    return { text: null, error: `${path}: not read (${code === "ELOOP" ? "a symbolic link" : code ?? "error"}); it must be a regular file` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { text: null, error: `${path}: not read: not a regular file` };
+    if (st.size > REPO_CONFIG_MAX_BYTES) return { text: null, error: `${path}: not read: ${st.size} bytes is over the ${REPO_CONFIG_MAX_BYTES}-byte limit` };
+    const uid = typeof process.getuid === "function" ? process.getuid() : null;
+    if (uid !== null && st.uid !== uid && st.uid !== 0) return { text: null, error: `${path}: not read: owned by uid ${st.uid}, not by this user` };
+    const buf = Buffer.alloc(REPO_CONFIG_MAX_BYTES + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got <= 0) break;
+      n += got;
+    }
+    if (n > REPO_CONFIG_MAX_BYTES) return { text: null, error: `${path}: not read: over the ${REPO_CONFIG_MAX_BYTES}-byte limit` };
+    return { text: buf.subarray(0, n).toString("utf8") };
+  } catch (e) {
+    return { text: null, error: `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? "error"})` };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -197,13 +266,15 @@ export async function loadConfig(env: Readonly<Record<string, string | undefined
     if (parsed.value) u = parsed.value;
   }
   let repoExtra: RedactPattern[] = [];
+  const repoErrors: string[] = [];
   const repoPath = cwd ? findRepoConfig(cwd) : null;
   if (repoPath) {
-    const repo = readText(repoPath);
-    if (repo.error) errors.push(repo.error);
+    const repo = readRepoConfigText(repoPath);
+    if (repo.error) repoErrors.push(repo.error);
     if (repo.text !== null) {
       const parsed = await parseConfigText(repo.text, repoPath, "repo_config");
-      errors.push(...parsed.errors);
+      repoErrors.push(...parsed.errors);
+      // Only patterns, and only added: nothing here reaches the oracle, the gate or the caps.
       repoExtra = parsed.value?.redact?.extra ?? [];
     }
   }
@@ -211,6 +282,7 @@ export async function loadConfig(env: Readonly<Record<string, string | undefined
     ? {
         url: u.oracle.url.replace(/\/+$/, ""),
         public_key: u.oracle.public_key,
+        ...(typeof u.oracle.token === "string" ? { token: u.oracle.token } : {}),
         timeout_s: u.oracle.timeout_s ?? DEFAULT_ORACLE_TIMEOUT_S,
         on_error: u.oracle.on_error ?? "allow",
       }
@@ -229,5 +301,6 @@ export async function loadConfig(env: Readonly<Record<string, string | undefined
       repo_extra: repoExtra,
     },
     errors,
+    repo_errors: repoErrors,
   };
 }

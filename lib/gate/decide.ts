@@ -14,6 +14,7 @@
  * // { action: "block", reason: BLOCK_REASON }
  * ```
  */
+import type { Outcome } from "./outcome.ts";
 
 /**
  * The one reason the gate ever gives the agent. Fixed on purpose: the oracle's
@@ -25,8 +26,6 @@ export const BLOCK_REASON =
 
 /** Claude Code's default for CLAUDE_CODE_STOP_HOOK_BLOCK_CAP. */
 export const DEFAULT_BLOCK_CAP = 8;
-/** Default `gate.max_attempts`: oracle verdicts per turn before the gate lets the agent stop. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
  * The verdict state the handler has in hand:
@@ -38,7 +37,6 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
  */
 export type VerdictState = "none" | "pass" | "fail" | "unverified" | "error" | "pending";
 
-export type Outcome = "flip" | "no_flip" | "cap" | "no_oracle";
 
 export interface DecideInput {
   readonly verdict: VerdictState;

@@ -4,12 +4,11 @@
  * calls the harness adapter, and returns records; only the Stop gate can
  * return a decision.
  */
-import { GATE_RECORD_TYPES, outcomeOf } from "../gate/outcome.ts";
 import { claudeRecords, sessionIdOf, type Facts } from "../harness/claude.ts";
 import type { HookName } from "../hook/caps.ts";
 import type { HookContext, HookHandler, HookResult } from "../hook/types.ts";
 import { newId } from "../trace/digest.ts";
-import { readSession, UNATTRIBUTED } from "../trace/store.ts";
+import { UNATTRIBUTED } from "../trace/store.ts";
 
 async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string): Promise<Facts> {
   const facts: { -readonly [K in keyof Facts]: Facts[K] } = { ts: ctx.now().toISOString(), newId };
@@ -20,7 +19,9 @@ async function gatherFacts(hook: HookName, ctx: HookContext, sessionId: string):
     facts.baseCommit = typeof p.cwd === "string" ? ((await repoHead(p.cwd))?.commit ?? null) : null;
   }
   if (hook === "session-end") {
-    facts.outcome = outcomeOf(readSession(ctx.home, sessionId, GATE_RECORD_TYPES).records);
+    // Loaded here: the outcome check verifies signatures (node:crypto), which only SessionEnd needs.
+    const { sessionOutcome } = await import("../gate/outcome.ts");
+    facts.outcome = await sessionOutcome(ctx.home, sessionId, ctx.config);
   }
   return facts;
 }

@@ -6,6 +6,7 @@
  * because Claude Code adds fields often and a trace that drops them cannot be
  * repaired later.
  */
+import type { Outcome } from "../gate/outcome.ts";
 import type { HookName } from "../hook/caps.ts";
 import type { TraceRecord } from "../trace/record.ts";
 
@@ -15,7 +16,7 @@ export interface Facts {
   /** HEAD of the repo containing cwd at SessionStart (null outside a repo). */
   readonly baseCommit?: string | null;
   /** Session outcome at SessionEnd, derived from the session's records. */
-  readonly outcome?: "flip" | "no_flip" | "cap" | "no_oracle";
+  readonly outcome?: Outcome;
 }
 
 type Payload = Record<string, unknown>;

@@ -21,6 +21,7 @@ import { configuredRedactor } from "../redact/configured.ts";
 import { newId } from "../trace/digest.ts";
 import type { PayloadCutRecord, TraceRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
+import { LOCK_WAIT_MS } from "../trace/lock.ts";
 import { appendRecords, UNATTRIBUTED } from "../trace/store.ts";
 import { HOOKS, type HookName } from "./caps.ts";
 import { logError, TracegateError } from "./errorlog.ts";
@@ -82,7 +83,9 @@ function writeRecords(home: string, hook: string, records: readonly TraceRecord[
     }
   }
   try {
-    appendRecords(home, clean);
+    // The lock wait is bounded by what is left of this hook's deadline: a synchronous wait would hold off the hard timer.
+    const left = (HOOKS[hook as HookName]?.capMs ?? LOCK_WAIT_MS) - sinceStart() - 150;
+    appendRecords(home, clean, { lockWaitMs: Math.max(0, Math.min(LOCK_WAIT_MS, left)) });
   } catch (e) {
     logError(home, hook, "append", e);
   }
@@ -143,7 +146,7 @@ export async function runHook(
     if (harness !== "claude") throw new TracegateError(`unsupported harness "${harness.slice(0, 32)}"`);
     const cwd = (payload as Record<string, unknown>).cwd;
     const config = await loadConfig(env, typeof cwd === "string" ? cwd : null);
-    for (const problem of config.errors) logError(home, hook, "config", new TracegateError(problem));
+    for (const problem of [...config.errors, ...config.repo_errors]) logError(home, hook, "config", new TracegateError(problem));
     const ctx: HookContext = {
       hook,
       harness,
@@ -157,8 +160,11 @@ export async function runHook(
     };
     const handler = await resolve(hook, rest);
     const result = await handler(ctx);
-    writeRecords(home, hook, result.records, config);
+    // The decision goes out before any optional work: redacting and appending
+    // the records may be slow (a costly pattern, a contended lock), and a
+    // block that arrives after the harness's kill is a stop the gate lost.
     if (result.decision && hook === "stop") emitDecision(result.decision);
+    writeRecords(home, hook, result.records, config);
   } catch (e) {
     logError(home, hook, "handler", e);
   }

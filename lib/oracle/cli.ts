@@ -8,19 +8,22 @@
  * tracegate oracle serve --repo ./task --test-cmd "npm test" --key ./keys/oracle.key
  * ```
  */
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
 import { runProcess } from "./run.ts";
+import type { Sandbox } from "./sandbox.ts";
 import { keyIdOf } from "./verdict.ts";
 
 const USAGE = `usage:
   tracegate oracle keygen --out DIR [--force]
-  tracegate oracle serve --repo DIR --test-cmd CMD --key FILE [--port N] [--host 127.0.0.1]
+  tracegate oracle serve --repo DIR --test-cmd CMD --key FILE --token-file FILE
+                         [--protect GLOB]... [--port N] [--host 127.0.0.1]
                          [--tests-list CMD] [--timeout S] [--max-diff-bytes N] [--queue N]
-                         [--jobs N] [--wait S]
+                         [--jobs N] [--wait S] [--max-attempts N] [--keep-jobs N] [--keep-bytes N]
+                         [--cpu S] [--memory MB] [--allow-net] [--sandbox-ro DIR]... [--no-sandbox]
 `;
 
 /** Dispatch `tracegate oracle <sub>`. */
@@ -40,7 +43,11 @@ function parse(argv: string[], options: ParseArgsOptionsConfig) {
   return parseArgs({ args: argv, options, allowPositionals: false, strict: true });
 }
 
-/** Write an Ed25519 key pair: oracle.key (PKCS8 PEM, mode 0600) and oracle.pub (SPKI PEM). */
+/**
+ * Write an Ed25519 key pair, oracle.key (PKCS8 PEM, mode 0600) and oracle.pub
+ * (SPKI PEM), and oracle.token (a random bearer token, mode 0600) for
+ * `serve --token-file` and the clients' `oracle.token`.
+ */
 async function keygen(argv: string[]): Promise<number> {
   let values: Record<string, unknown>;
   try {
@@ -52,6 +59,7 @@ async function keygen(argv: string[]): Promise<number> {
   const dir = resolve(values.out);
   const keyPath = join(dir, "oracle.key");
   const pubPath = join(dir, "oracle.pub");
+  const tokenPath = join(dir, "oracle.token");
   if (!values.force && (existsSync(keyPath) || existsSync(pubPath))) {
     return fail(`${keyPath} or ${pubPath} already exists; pass --force to replace the key pair`, 1);
   }
@@ -64,7 +72,11 @@ async function keygen(argv: string[]): Promise<number> {
     writeFileSync(keyPath, priv, { mode: 0o600, flag: values.force ? "w" : "wx" });
     chmodSync(keyPath, 0o600);
     writeFileSync(pubPath, pub, { mode: 0o644 });
-    out(`wrote ${keyPath} (private, 0600) and ${pubPath}\nkey_id ${keyIdOf(publicKey)}\n`);
+    if (values.force || !existsSync(tokenPath)) {
+      writeFileSync(tokenPath, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
+      chmodSync(tokenPath, 0o600);
+    }
+    out(`wrote ${keyPath} (private, 0600), ${pubPath} and ${tokenPath} (0600)\nkey_id ${keyIdOf(publicKey)}\n`);
     return 0;
   } catch (e) {
     return fail(`keygen: ${(e as Error).message}`, 1);
@@ -96,6 +108,16 @@ async function serve(argv: string[]): Promise<number> {
       queue: { type: "string" },
       jobs: { type: "string" },
       wait: { type: "string" },
+      "token-file": { type: "string" },
+      protect: { type: "string", multiple: true },
+      "no-sandbox": { type: "boolean" },
+      "allow-net": { type: "boolean" },
+      "sandbox-ro": { type: "string", multiple: true },
+      cpu: { type: "string" },
+      memory: { type: "string" },
+      "max-attempts": { type: "string" },
+      "keep-jobs": { type: "string" },
+      "keep-bytes": { type: "string" },
     }));
   } catch (e) {
     return fail(`${(e as Error).message}\n${USAGE}`, 2);
@@ -104,7 +126,7 @@ async function serve(argv: string[]): Promise<number> {
     if (typeof values[req] !== "string" || values[req] === "") return fail(`serve needs --${req}\n${USAGE}`, 2);
   }
   const nums: Record<string, number> = {};
-  for (const [name, min] of [["port", 0], ["timeout", 0.001], ["max-diff-bytes", 1], ["queue", 0], ["jobs", 1], ["wait", 0]] as const) {
+  for (const [name, min] of [["port", 0], ["timeout", 0.001], ["max-diff-bytes", 1], ["queue", 0], ["jobs", 1], ["wait", 0], ["cpu", 1], ["memory", 16], ["max-attempts", 1], ["keep-jobs", 1], ["keep-bytes", 1024]] as const) {
     const n = positiveInt(values[name], `--${name}`, min);
     if (typeof n === "string") return fail(n, 2);
     nums[name] = n;
@@ -128,6 +150,36 @@ async function serve(argv: string[]): Promise<number> {
     return fail(`cannot read --key ${keyFile}: ${(e as Error).message}`, 1);
   }
 
+  const tokenFile = values["token-file"] as string | undefined;
+  let token = process.env.TRACEGATE_ORACLE_TOKEN?.trim() ?? "";
+  if (tokenFile) {
+    try {
+      token = readFileSync(resolve(tokenFile), "utf8").trim();
+    } catch (e) {
+      return fail(`cannot read --token-file ${tokenFile}: ${(e as Error).message}`, 1);
+    }
+  }
+  if (!token) {
+    return fail("serve needs a bearer token: --token-file FILE (`tracegate oracle keygen` writes oracle.token) or TRACEGATE_ORACLE_TOKEN; clients send it as oracle.token", 2);
+  }
+
+  const { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_BYTES, probeSandbox } = await import("./sandbox.ts");
+  const sandbox: Sandbox = values["no-sandbox"]
+    ? { kind: "none" }
+    : {
+        kind: "bwrap",
+        bwrap: process.env.TRACEGATE_BWRAP || "bwrap",
+        cpuSeconds: Number.isNaN(nums.cpu!) ? DEFAULT_CPU_SECONDS : nums.cpu!,
+        memoryBytes: Number.isNaN(nums.memory!) ? DEFAULT_MEMORY_BYTES : nums.memory! * 1024 * 1024,
+        network: values["allow-net"] === true,
+        readOnly: ((values["sandbox-ro"] as string[] | undefined) ?? []).map((d) => resolve(d)),
+      };
+  const unusable = await probeSandbox(sandbox);
+  if (unusable) {
+    return fail(`oracle serve: the test sandbox is not available: ${unusable}.\nInstall bubblewrap (Debian: apt-get install bubblewrap), or pass --no-sandbox to run the agent's code unsandboxed with the oracle's own privileges.`, 1);
+  }
+  if (sandbox.kind === "none") err("tracegate: WARNING: --no-sandbox: test commands run with the oracle's own privileges; they can read the key and change --repo\n");
+
   const { startOracleServer } = await import("./server.ts");
   let server;
   try {
@@ -143,6 +195,12 @@ async function serve(argv: string[]): Promise<number> {
       queue: Number.isNaN(nums.queue!) ? undefined : nums.queue,
       jobs: Number.isNaN(nums.jobs!) ? undefined : nums.jobs,
       waitMs: Number.isNaN(nums.wait!) ? undefined : nums.wait! * 1000,
+      token,
+      sandbox,
+      protect: (values.protect as string[] | undefined) ?? [],
+      maxAttempts: Number.isNaN(nums["max-attempts"]!) ? undefined : nums["max-attempts"],
+      keepJobs: Number.isNaN(nums["keep-jobs"]!) ? undefined : nums["keep-jobs"],
+      keepBytes: Number.isNaN(nums["keep-bytes"]!) ? undefined : nums["keep-bytes"],
       log: (line) => err(`${new Date().toISOString()} ${line}\n`),
     });
   } catch (e) {

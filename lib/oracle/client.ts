@@ -5,7 +5,9 @@
  *
  * Retries are for the transport only (connection refused or reset, 5xx, a
  * full queue), with exponential backoff, a few at most, and never past the
- * deadline. A 4xx answer is final: asking again would get the same answer.
+ * deadline. A 4xx answer is final: asking again would get the same answer
+ * (401: wrong or missing `oracle.token`; 429: the oracle's attempt limit for
+ * this task and session).
  *
  * @example
  * ```ts
@@ -30,6 +32,8 @@ type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 export interface ClientOptions {
   /** The oracle's base URL (`oracle.url`), e.g. `http://127.0.0.1:8700`. */
   readonly url: string;
+  /** Bearer token (`oracle.token`), sent on every request when set. */
+  readonly token?: string;
   /** Milliseconds from now the whole exchange may take, polling included. */
   readonly deadlineMs: number;
   /** Injected for tests that need a transport failure a real server cannot produce. */
@@ -81,7 +85,8 @@ async function once(fetcher: FetchLike, url: string, init: RequestInit, leftMs: 
   const said = typeof body === "object" && body !== null && typeof (body as { error?: unknown }).error === "string"
     ? (body as { error: string }).error.slice(0, 500)
     : text.slice(0, 200);
-  const retry = res.status >= 500 || res.status === 429;
+  // 429 is the oracle's per-session attempt limit: final, asking again only counts again.
+  const retry = res.status >= 500;
   return { ok: false, retry, status: res.status, message: `oracle answered ${res.status}: ${said}` };
 }
 
@@ -110,13 +115,13 @@ function jobIdOf(body: unknown): string | null {
   return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : null;
 }
 
-async function poll(o: Required<Omit<ClientOptions, "fetch">> & { fetch: FetchLike }, jobId: string, end: number): Promise<ClientResult> {
+async function poll(o: ReturnType<typeof resolved>, jobId: string, end: number): Promise<ClientResult> {
   const url = `${base(o.url)}/v1/verdicts/${encodeURIComponent(jobId)}`;
   let transportErrors = 0;
   for (;;) {
     const left = end - performance.now();
     if (left <= 0) return { kind: "pending", job_id: jobId };
-    const r = await once(o.fetch, url, { method: "GET" }, left);
+    const r = await once(o.fetch, url, { method: "GET", headers: authHeaders(o.token) }, left);
     if (r.ok && r.status === 200) return { kind: "verdict", signed: r.body };
     if (!r.ok) {
       if (r.message.startsWith("deadline reached")) return { kind: "pending", job_id: jobId };
@@ -140,9 +145,14 @@ function checkUrl(url: string): string | null {
   return `oracle url is not an http(s) URL: ${String(url).slice(0, 200)}`;
 }
 
+function authHeaders(token: string | undefined): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
 function resolved(opts: ClientOptions) {
   return {
     url: opts.url,
+    token: opts.token,
     deadlineMs: opts.deadlineMs,
     fetch: opts.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init)),
     retries: opts.retries ?? 3,
@@ -173,7 +183,7 @@ export async function requestVerdict(opts: ClientOptions & { readonly body: Orac
     const payload = JSON.stringify(opts.body);
     const init = (leftMs: number): RequestInit => ({
       method: "POST",
-      headers: { "content-type": "application/json", prefer: `wait=${Math.max(0, Math.floor((leftMs - 1_000) / 1_000))}` },
+      headers: { "content-type": "application/json", prefer: `wait=${Math.max(0, Math.floor((leftMs - 1_000) / 1_000))}`, ...authHeaders(o.token) },
       body: payload,
     });
     const r = await withRetries(o.fetch, `${base(o.url)}/v1/verdicts`, init, end, o.retries, o.backoffMs);

@@ -5,10 +5,14 @@
  * This is the one part of tracegate that uses the `git` CLI: the reference
  * oracle runs on a machine the operator controls (a CI box, a grader), not on
  * the agent's machine, and `git apply` is the reference reader of the patches
- * the collector sends. The checkout is `git clone --shared --no-checkout` of
- * `--repo` (objects borrowed through alternates, so no copy and no change to
- * the source repository, and any object it has is reachable, pushed or not),
- * then `git checkout --detach BASE` and `git apply --binary`.
+ * the collector sends. The checkout is a fresh `git init` that fetches BASE
+ * from `file://<--repo>` (with `uploadpack.allowAnySHA1InWant`): a full copy
+ * of the objects through the git transport, so the job shares nothing
+ * writable with `--repo` (no alternates, no hard links, no shared object
+ * directory) and any commit it has can be a base, on a branch or not. Then
+ * `git checkout --detach BASE`,
+ * `git apply --binary`, the protected paths restored from BASE, and the test
+ * command run in the sandbox (see sandbox.ts).
  *
  * @example
  * ```ts
@@ -18,9 +22,11 @@
  * ```
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { sandboxed, handOver, type Sandbox } from "./sandbox.ts";
 import { sha256Hex } from "./verdict.ts";
 
 export interface ProcResult {
@@ -47,7 +53,7 @@ function keepTail(chunks: Buffer[], total: number): string {
 export function runProcess(
   cmd: string,
   args: readonly string[],
-  opts: { cwd?: string; input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+  opts: { cwd?: string; input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; signal?: AbortSignal; uid?: number; gid?: number } = {},
 ): Promise<ProcResult> {
   return new Promise((resolve) => {
     const posix = process.platform !== "win32";
@@ -57,6 +63,8 @@ export function runProcess(
       stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       detached: posix,
       windowsHide: true,
+      ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
+      ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
     });
     const out: Buffer[] = [];
     const errs: Buffer[] = [];
@@ -165,6 +173,10 @@ export interface JobInput {
   readonly signal?: AbortSignal;
   /** Parent for the temporary checkout (default: the OS temp dir). */
   readonly tmpRoot?: string;
+  /** Globs (relative to the repository root) restored from BASE after the diff is applied. */
+  readonly protect?: readonly string[];
+  /** Where the test commands run: bubblewrap, or (with `--no-sandbox`) directly. */
+  readonly sandbox: Sandbox;
 }
 
 export interface JobResult {
@@ -175,6 +187,8 @@ export interface JobResult {
   readonly exit_code: number | null;
   readonly timed_out: boolean;
   readonly applied: boolean;
+  /** Protected paths the diff touched (restored from BASE before the tests ran). */
+  readonly protected_touched: readonly string[];
   readonly ms: number;
 }
 
@@ -183,25 +197,74 @@ export class OracleJobError extends Error {
   override name = "OracleJobError";
 }
 
+/** Git with no hooks, no ownership check (the checkout may belong to the sandbox user) and literal paths. */
+function gitArgs(wt: string, ...args: string[]): string[] {
+  return ["-C", wt, "-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null", "--literal-pathspecs", ...args];
+}
+
+/**
+ * Restore every path matching a `--protect` glob that the applied diff
+ * touched: back to its BASE content when BASE has it, removed when the diff
+ * added it. Returns the touched paths, or the reason they could not be restored.
+ */
+async function restoreProtected(wt: string, base: string, globs: readonly string[], signal?: AbortSignal): Promise<{ touched: string[]; error?: string }> {
+  const opt = { timeoutMs: 300_000, signal };
+  const add = await runProcess("git", gitArgs(wt, "add", "-A"), opt);
+  if (add.code !== 0) return { touched: [], error: `git add failed: ${add.stderr.trim().slice(-300)}` };
+  const names = await runProcess("git", gitArgs(wt, "diff", "--cached", "--name-only", "--no-renames", "-z", base), opt);
+  if (names.code !== 0) return { touched: [], error: `git diff failed: ${names.stderr.trim().slice(-300)}` };
+  const matchers = globs.map((g) => new Bun.Glob(g));
+  const touched = names.stdout.split("\0").filter((p) => p && matchers.some((m) => m.match(p)));
+  if (touched.length === 0) return { touched };
+  const inBase = await runProcess("git", gitArgs(wt, "ls-tree", "-r", "-z", "--name-only", base, "--", ...touched), opt);
+  const existing = new Set(inBase.stdout.split("\0").filter(Boolean));
+  const restore = touched.filter((p) => existing.has(p));
+  const remove = touched.filter((p) => !existing.has(p));
+  if (remove.length) {
+    const rmr = await runProcess("git", gitArgs(wt, "rm", "-q", "-f", "-r", "--", ...remove), opt);
+    if (rmr.code !== 0) return { touched, error: `could not remove protected paths the diff added: ${rmr.stderr.trim().slice(-300)}` };
+  }
+  if (restore.length) {
+    const co = await runProcess("git", gitArgs(wt, "checkout", base, "--", ...restore), opt);
+    if (co.code !== 0) return { touched, error: `could not restore protected paths: ${co.stderr.trim().slice(-300)}` };
+  }
+  return { touched };
+}
+
+/** Run a command string in the job checkout, through the sandbox. */
+async function runTest(input: JobInput, root: string, wt: string, command: string) {
+  await handOver(input.sandbox, root);
+  const run = sandboxed(input.sandbox, wt, command);
+  return runProcess(run.cmd, run.args, { cwd: wt, timeoutMs: input.timeoutMs, signal: input.signal, env: run.env, uid: run.uid, gid: run.gid });
+}
+
 /**
  * Run one job to a verdict. A diff that does not apply is a FAIL: the agent's
- * change, as sent, does not make the tests pass. A test command past its time
- * limit is a FAIL too. Oracle-side failures (clone, checkout, test listing)
- * throw `OracleJobError`.
+ * change, as sent, does not make the tests pass. So is a diff whose changes to
+ * protected paths cannot be undone, and a test command past its time limit.
+ * Oracle-side failures (clone, checkout, test listing) throw `OracleJobError`.
  */
 export async function runJob(input: JobInput): Promise<JobResult> {
   const started = performance.now();
   const root = await mkdtemp(join(input.tmpRoot ?? tmpdir(), "tracegate-oracle-"));
   const wt = join(root, "wt");
   const ms = () => Math.round(performance.now() - started);
+  const base = { exit_code: null, timed_out: false, protected_touched: [] as string[] };
   try {
     if (!COMMIT_RE.test(input.base)) throw new OracleJobError("base commit is not a full hex object id");
-    const clone = await runProcess("git", ["clone", "--quiet", "--shared", "--no-checkout", input.repo, wt], {
+    // A fresh repository that fetches exactly the base commit (and its history) through the git
+    // transport: a full copy, no alternates or hard links into --repo, and any commit --repo has
+    // can be a base, on a branch or not.
+    const init = await runProcess("git", ["-c", "init.defaultBranch=job", "init", "--quiet", wt], { timeoutMs: 60_000, signal: input.signal });
+    if (init.code !== 0) throw new OracleJobError(`git init failed: ${init.stderr.trim()}`);
+    const fetched = await runProcess("git", gitArgs(wt, "-c", "uploadpack.allowAnySHA1InWant=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", `file://${resolve(input.repo)}`, input.base), {
       timeoutMs: 300_000,
       signal: input.signal,
     });
-    if (clone.code !== 0) throw new OracleJobError(`git clone failed: ${clone.stderr.trim()}`);
-    const co = await runProcess("git", ["-C", wt, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", input.base], {
+    if (fetched.code !== 0) throw new OracleJobError(`git fetch of the base commit failed: ${fetched.stderr.trim()}`);
+    // Nothing in the job may point back into --repo.
+    if (existsSync(join(wt, ".git", "objects", "info", "alternates"))) throw new OracleJobError("the job checkout borrows objects through alternates");
+    const co = await runProcess("git", gitArgs(wt, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", input.base), {
       timeoutMs: 300_000,
       signal: input.signal,
     });
@@ -210,31 +273,35 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     let tests_hash = testsHashOfCommand(input.testCmd);
     if (input.testsListCmd) {
       // Listed at the base commit, before the diff: the agent's change cannot choose which tests count.
-      const [c, a] = shell(input.testsListCmd);
-      const list = await runProcess(c, a, { cwd: wt, timeoutMs: input.timeoutMs, signal: input.signal });
+      const list = await runTest(input, root, wt, input.testsListCmd);
       if (list.code !== 0) throw new OracleJobError(`--tests-list exited ${list.code ?? list.signal}: ${list.stderr.trim().slice(-500)}`);
       tests_hash = testsHashOfList(list.stdout);
     }
 
     if (input.diff.trim().length > 0) {
-      const apply = await runProcess("git", ["-C", wt, "apply", "--binary", "--whitespace=nowarn", "-"], {
+      const apply = await runProcess("git", gitArgs(wt, "apply", "--binary", "--whitespace=nowarn", "-"), {
         input: input.diff,
         timeoutMs: 300_000,
         signal: input.signal,
       });
       if (apply.code !== 0) {
-        return { verdict: "FAIL", tests_hash, detail: `diff does not apply: ${apply.stderr.trim().slice(-500)}`, exit_code: null, timed_out: false, applied: false, ms: ms() };
+        return { ...base, verdict: "FAIL", tests_hash, detail: `diff does not apply: ${apply.stderr.trim().slice(-500)}`, applied: false, ms: ms() };
       }
     }
+    let touched: string[] = [];
+    if (input.protect?.length) {
+      const r = await restoreProtected(wt, input.base, input.protect, input.signal);
+      touched = r.touched;
+      if (r.error) return { ...base, protected_touched: touched, verdict: "FAIL", tests_hash, detail: r.error, applied: true, ms: ms() };
+    }
 
-    const [c, a] = shell(input.testCmd);
-    const t = await runProcess(c, a, { cwd: wt, timeoutMs: input.timeoutMs, signal: input.signal });
+    const t = await runTest(input, root, wt, input.testCmd);
     if (input.signal?.aborted) throw new OracleJobError("job cancelled");
     const pass = t.code === 0 && !t.timedOut;
     const detail = t.timedOut
       ? `test command timed out after ${input.timeoutMs} ms`
       : `test command exited ${t.code ?? t.signal}`;
-    return { verdict: pass ? "PASS" : "FAIL", tests_hash, detail, exit_code: t.code, timed_out: t.timedOut, applied: true, ms: ms() };
+    return { verdict: pass ? "PASS" : "FAIL", tests_hash, detail, exit_code: t.code, timed_out: t.timedOut, applied: true, protected_touched: touched, ms: ms() };
   } finally {
     await rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
   }

@@ -1,21 +1,32 @@
 /**
  * The reference oracle's HTTP server (`tracegate oracle serve`).
  *
- *     POST /v1/verdicts   {task_id, session_id, repo, base_commit, diff, attempt}
+ *     POST /v1/verdicts   {task_id, session_id, repo, base_commit, diff, chain_head, attempt}
+ *                         header `Authorization: Bearer TOKEN` (required)
  *                         (optional header `Prefer: wait=SECONDS` caps the short wait)
  *       200 signed verdict      the job finished within the short wait
  *       202 {job_id}            still queued or running; poll the GET below
  *       400 {error}             malformed request
+ *       401 {error}             missing or wrong token
  *       413 {error}             diff larger than --max-diff-bytes
  *       422 {error}             base_commit is not a commit of --repo
+ *       429 {error}             this (task, session) used up --max-attempts
  *       503 {error}             the job queue is full (Retry-After header)
- *     GET  /v1/verdicts/{job_id}  202 {job_id, status} | 200 signed verdict | 404 | 500 {error}
+ *     GET  /v1/verdicts/{job_id}  (token required) 202 {job_id, status} | 200 signed verdict | 404 | 500 {error}
  *     GET  /v1/key            {key_id, public_key}: lets `doctor` check the configured key
  *     GET  /healthz           {ok, queued, running}
  *
+ * The signed payload is `{task_id, session_id, base_commit, diff_sha256,
+ * chain_head, attempt, verdict, tests_hash, issued_at, key_id}`: `chain_head`
+ * is the request's, returned unchanged, so the verdict fixes the trace the
+ * session had written when it asked.
+ *
  * Jobs run one at a time by default (`jobs`), at most `queue` wait behind
- * them, and finished jobs are kept for `keepMs` so a Stop that polls late
- * still gets its verdict.
+ * them. Finished jobs stay fetchable for `keepMs`, and at most `keepJobs` of
+ * them holding at most `keepBytes` (oldest dropped first; a finished job keeps
+ * its verdict, never its diff). Each (task, session) gets `maxAttempts`
+ * accepted requests, so an agent cannot use the oracle as an unlimited test
+ * runner under one session.
  *
  * @example
  * ```ts
@@ -25,8 +36,9 @@
  * await s.stop();
  * ```
  */
-import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, randomUUID, timingSafeEqual, type KeyObject } from "node:crypto";
 import { hasCommit, runJob, COMMIT_RE, type JobResult } from "./run.ts";
+import type { Sandbox } from "./sandbox.ts";
 import { keyIdOf, sha256Hex, signVerdict, type SignedVerdict, type VerdictRequest } from "./verdict.ts";
 
 export interface OracleServerOptions {
@@ -52,6 +64,34 @@ export interface OracleServerOptions {
   readonly log?: (line: string) => void;
   /** Parent for temporary checkouts. */
   readonly tmpRoot?: string;
+  /** The bearer token every verdict request must carry. */
+  readonly token: string;
+  /** How test commands run (`--no-sandbox` is `{ kind: "none" }`). */
+  readonly sandbox: Sandbox;
+  /** Globs restored from the base commit after the diff is applied (`--protect`). */
+  readonly protect?: readonly string[];
+  /** Finished jobs kept at most. Default 1000. */
+  readonly keepJobs?: number;
+  /** Bytes of finished-job answers kept at most. Default 16 MiB. */
+  readonly keepBytes?: number;
+  /** Accepted requests per (task, session). Default 25. */
+  readonly maxAttempts?: number;
+}
+
+/** Defaults of the limits above, one place. */
+export const SERVER_DEFAULTS = { keepJobs: 1000, keepBytes: 16 * 1024 * 1024, maxAttempts: 25, keepMs: 3_600_000 } as const;
+/** (task, session) pairs whose attempt counts are remembered; the oldest are forgotten past this. */
+const MAX_COUNTED = 100_000;
+
+/**
+ * Compare a request's bearer token with the expected one in constant time
+ * (both hashed first, so neither length nor content leaks through timing).
+ */
+export function tokenMatches(header: string | null, token: string): boolean {
+  const m = /^Bearer (.+)$/.exec(header ?? "");
+  const given = createHash("sha256").update(m ? m[1]! : "\0no token").digest();
+  const want = createHash("sha256").update(token).digest();
+  return timingSafeEqual(given, want) && m !== null;
 }
 
 export interface OracleServer {
@@ -64,11 +104,14 @@ export interface OracleServer {
 
 interface Job {
   readonly id: string;
-  readonly req: VerdictRequest;
+  /** Dropped when the job finishes: a kept job holds its answer, not the diff. */
+  req: VerdictRequest | null;
   status: "queued" | "running" | "done" | "failed";
   verdict?: SignedVerdict;
   error?: string;
   finishedAt?: number;
+  /** Bytes the finished job holds (its answer). */
+  bytes?: number;
   readonly done: Promise<void>;
   resolve(): void;
 }
@@ -114,12 +157,14 @@ export function parseVerdictRequest(v: unknown): VerdictRequest | { error: strin
   if (typeof o.base_commit !== "string" || !COMMIT_RE.test(o.base_commit)) return { error: "base_commit must be a full lowercase hex commit id" };
   if (typeof o.diff !== "string") return { error: "diff must be a string (a unified git patch, possibly empty)" };
   if (typeof o.attempt !== "number" || !Number.isSafeInteger(o.attempt) || o.attempt < 1) return { error: "attempt must be an integer >= 1" };
+  if (typeof o.chain_head !== "string" || !/^[0-9a-f]{64}$/.test(o.chain_head)) return { error: "chain_head must be the session's 64-hex chain head" };
   return {
     task_id: o.task_id as string,
     session_id: o.session_id as string,
     repo: (o.repo as string | undefined) ?? null,
     base_commit: o.base_commit,
     diff: o.diff,
+    chain_head: o.chain_head,
     attempt: o.attempt,
   };
 }
@@ -138,26 +183,50 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
   const queueCap = opts.queue ?? 16;
   const concurrency = Math.max(1, opts.jobs ?? 1);
   const waitMs = opts.waitMs ?? 10_000;
-  const keepMs = opts.keepMs ?? 3_600_000;
+  const keepMs = opts.keepMs ?? SERVER_DEFAULTS.keepMs;
+  const keepJobs = opts.keepJobs ?? SERVER_DEFAULTS.keepJobs;
+  const keepBytes = opts.keepBytes ?? SERVER_DEFAULTS.keepBytes;
+  const maxAttempts = opts.maxAttempts ?? SERVER_DEFAULTS.maxAttempts;
   const log = opts.log ?? (() => {});
   const testsListCmd = opts.testsListCmd;
+  if (!opts.token) throw new Error("the oracle needs a token (--token-file)");
 
   const jobs = new Map<string, Job>();
+  const attempts = new Map<string, number>();
   const waiting: Job[] = [];
   let running = 0;
   const abort = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
   function prune(now: number): void {
+    let count = 0;
+    let bytes = 0;
+    const finished: [string, Job][] = [];
     for (const [id, j] of jobs) {
-      if (j.finishedAt !== undefined && now - j.finishedAt > keepMs) jobs.delete(id);
+      if (j.finishedAt === undefined) continue;
+      if (now - j.finishedAt > keepMs) {
+        jobs.delete(id);
+        continue;
+      }
+      finished.push([id, j]);
+      count++;
+      bytes += j.bytes ?? 0;
+    }
+    // Oldest finished first (the Map keeps insertion order, near enough finishing order).
+    finished.sort((a, b) => a[1].finishedAt! - b[1].finishedAt!);
+    for (const [id, j] of finished) {
+      if (count <= keepJobs && bytes <= keepBytes) break;
+      jobs.delete(id);
+      count--;
+      bytes -= j.bytes ?? 0;
     }
   }
 
   async function execute(job: Job): Promise<void> {
     job.status = "running";
-    const { req } = job;
+    const req = job.req!;
     let result: JobResult;
+    if (opts.sandbox.kind === "none") log(`job ${job.id} WARNING: running the test command WITHOUT a sandbox (--no-sandbox): it can read the key and change --repo`);
     try {
       result = await runJob({
         repo: opts.repo,
@@ -168,13 +237,19 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
         timeoutMs,
         signal: abort.signal,
         tmpRoot: opts.tmpRoot,
+        protect: opts.protect,
+        sandbox: opts.sandbox,
       });
+      if (result.protected_touched.length) {
+        log(`job ${job.id} the diff touched protected paths, restored from the base commit: ${result.protected_touched.map((p) => JSON.stringify(p)).join(" ").slice(0, 2000)}`);
+      }
       job.verdict = signVerdict(
         {
           task_id: req.task_id,
           session_id: req.session_id,
           base_commit: req.base_commit,
           diff_sha256: sha256Hex(req.diff),
+          chain_head: req.chain_head,
           attempt: req.attempt,
           verdict: result.verdict,
           tests_hash: result.tests_hash,
@@ -189,7 +264,10 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
       log(`job ${job.id} task=${req.task_id} attempt=${req.attempt} ERROR ${job.error}`);
     } finally {
       job.finishedAt = Date.now();
+      job.req = null;
+      job.bytes = JSON.stringify(job.verdict ?? job.error ?? "").length + 256;
       job.resolve();
+      prune(job.finishedAt);
     }
   }
 
@@ -239,6 +317,15 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
     prune(Date.now());
     // Full means every slot is busy and `queue` jobs already wait for one.
     if (running >= concurrency && waiting.length >= queueCap) return json(503, { error: "the oracle's job queue is full; retry later" }, { "retry-after": "5" });
+    const counted = JSON.stringify([req.task_id, req.session_id]);
+    const used = attempts.get(counted) ?? 0;
+    if (used >= maxAttempts) {
+      log(`refused task=${req.task_id} session=${req.session_id}: ${used} attempts used (--max-attempts ${maxAttempts})`);
+      return json(429, { error: `this task and session have used all ${maxAttempts} attempts the oracle allows` });
+    }
+    attempts.delete(counted);
+    attempts.set(counted, used + 1);
+    if (attempts.size > MAX_COUNTED) attempts.delete(attempts.keys().next().value!);
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
     const job: Job = { id: randomUUID(), req, status: "queued", done, resolve };
@@ -261,6 +348,9 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
       const url = new URL(request.url);
       const path = url.pathname.replace(/\/+$/, "") || "/";
       try {
+        if ((path === "/v1/verdicts" || path.startsWith("/v1/verdicts/")) && !tokenMatches(request.headers.get("authorization"), opts.token)) {
+          return json(401, { error: "missing or wrong bearer token (oracle.token in the client config)" }, { "www-authenticate": "Bearer" });
+        }
         if (path === "/v1/verdicts") {
           if (request.method !== "POST") return json(405, { error: "use POST" }, { allow: "POST" });
           return await post(request);

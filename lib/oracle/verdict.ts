@@ -3,16 +3,16 @@
  * session, the base commit, the exact diff and the attempt, signed with
  * Ed25519 over the RFC 8785 canonical JSON of every field but `signature`.
  *
- * Binding all five request facts into the signed bytes is what stops replay:
- * a PASS issued for another session, another attempt or another diff does not
- * verify against what this Stop sent.
+ * Binding all six request facts into the signed bytes is what stops replay:
+ * a PASS issued for another session, another attempt, another diff or another
+ * trace (the chain head) does not verify against what this Stop sent.
  *
  * @example
  * ```ts
  * import { generateKeyPairSync } from "node:crypto";
  * import { signVerdict, verifyVerdict } from "./verdict.ts";
  * const { privateKey, publicKey } = generateKeyPairSync("ed25519");
- * const req = { task_id: "t", session_id: "s", base_commit: "a".repeat(40), diff_sha256: "0".repeat(64), attempt: 1 };
+ * const req = { task_id: "t", session_id: "s", base_commit: "a".repeat(40), diff_sha256: "0".repeat(64), chain_head: "1".repeat(64), attempt: 1 };
  * const signed = signVerdict({ ...req, verdict: "PASS", tests_hash: "h" },
  *   privateKey.export({ type: "pkcs8", format: "pem" }) as string);
  * verifyVerdict(signed, publicKey.export({ type: "spki", format: "pem" }) as string, req); // { verified: true }
@@ -31,6 +31,12 @@ export interface VerdictBinding {
   readonly base_commit: string;
   /** sha256 (hex) of the diff's UTF-8 bytes exactly as sent. */
   readonly diff_sha256: string;
+  /**
+   * The session file's hash-chain head when the Stop asked (see
+   * lib/trace/chain.ts): signing it fixes every record written before the
+   * Stop, so none can be edited, removed or inserted afterwards unnoticed.
+   */
+  readonly chain_head: string;
   readonly attempt: number;
 }
 
@@ -43,6 +49,8 @@ export interface VerdictRequest {
   readonly base_commit: string;
   /** The unified git patch against base_commit; `diff_sha256` in the verdict is its sha256. */
   readonly diff: string;
+  /** The session's chain head; the oracle signs it back unchanged. */
+  readonly chain_head: string;
   readonly attempt: number;
 }
 
@@ -113,6 +121,7 @@ export function signVerdict(
     session_id: fields.session_id,
     base_commit: fields.base_commit,
     diff_sha256: fields.diff_sha256,
+    chain_head: fields.chain_head,
     attempt: fields.attempt,
     verdict: fields.verdict,
     tests_hash: fields.tests_hash,
@@ -123,8 +132,8 @@ export function signVerdict(
   return { ...body, signature };
 }
 
-const STRING_FIELDS = ["task_id", "session_id", "base_commit", "diff_sha256", "tests_hash", "issued_at", "key_id", "signature"] as const;
-const BINDING_FIELDS = ["task_id", "session_id", "base_commit", "diff_sha256", "attempt"] as const;
+const STRING_FIELDS = ["task_id", "session_id", "base_commit", "diff_sha256", "chain_head", "tests_hash", "issued_at", "key_id", "signature"] as const;
+const BINDING_FIELDS = ["task_id", "session_id", "base_commit", "diff_sha256", "chain_head", "attempt"] as const;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function shapeProblem(v: unknown): string | undefined {
@@ -139,17 +148,16 @@ function shapeProblem(v: unknown): string | undefined {
 }
 
 /**
- * Verify a verdict against the configured public key and the facts of the
- * request it answers. Never throws; anything wrong is `verified: false` with
- * the reason in `problem`.
+ * Check that a verdict is well formed and signed by the given key, without
+ * asking which request it answers (the caller compares the fields it knows).
+ * Never throws.
  *
  * @example
  * ```ts
- * const r = verifyVerdict(answer, publicPem, { task_id, session_id, base_commit, diff_sha256, attempt });
- * if (!r.verified) log(r.problem);
+ * checkSignature(stored.signed, publicPem); // { verified: true } or { verified: false, problem }
  * ```
  */
-export function verifyVerdict(signed: unknown, publicKey: KeyInput, expected: VerdictBinding): VerifyResult {
+export function checkSignature(signed: unknown, publicKey: KeyInput): VerifyResult {
   try {
     const shape = shapeProblem(signed);
     if (shape) return { verified: false, problem: shape };
@@ -169,14 +177,32 @@ export function verifyVerdict(signed: unknown, publicKey: KeyInput, expected: Ve
     if (!BASE64.test(sigText) || sig.length !== 64) return { verified: false, problem: "signature is not 64 bytes of base64" };
     const { signature: _omit, ...rest } = o;
     if (!verify(null, canonicalBytes(rest), pub, sig)) return { verified: false, problem: "signature does not verify" };
-    // The signature is good; now make sure it answers this request and not another one.
-    for (const f of BINDING_FIELDS) {
-      if (o[f] !== expected[f]) {
-        return { verified: false, problem: `verdict ${f} ${JSON.stringify(o[f])} does not match the request's ${JSON.stringify(expected[f])}` };
-      }
-    }
     return { verified: true };
   } catch (e) {
     return { verified: false, problem: `verification failed: ${(e as Error)?.message ?? String(e)}` };
   }
+}
+
+/**
+ * Verify a verdict against the configured public key and the facts of the
+ * request it answers. Never throws; anything wrong is `verified: false` with
+ * the reason in `problem`.
+ *
+ * @example
+ * ```ts
+ * const r = verifyVerdict(answer, publicPem, { task_id, session_id, base_commit, diff_sha256, chain_head, attempt });
+ * if (!r.verified) log(r.problem);
+ * ```
+ */
+export function verifyVerdict(signed: unknown, publicKey: KeyInput, expected: VerdictBinding): VerifyResult {
+  const sig = checkSignature(signed, publicKey);
+  if (!sig.verified) return sig;
+  const o = signed as Record<string, unknown>;
+  // The signature is good; now make sure it answers this request and not another one.
+  for (const f of BINDING_FIELDS) {
+    if (o[f] !== expected[f]) {
+      return { verified: false, problem: `verdict ${f} ${JSON.stringify(o[f])} does not match the request's ${JSON.stringify(expected[f])}` };
+    }
+  }
+  return { verified: true };
 }

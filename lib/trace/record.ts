@@ -4,6 +4,7 @@
  * depends on the type. Anything a harness sent that has no named field is
  * kept under `extra` so new harness fields are never dropped.
  */
+import type { Outcome } from "../gate/outcome.ts";
 
 /** A string field that was longer than the cap: its head plus the full value's digest. */
 export interface CutString {
@@ -67,7 +68,7 @@ export interface OracleVerdictRecord extends Base {
 export interface SessionEndRecord extends Base {
   readonly type: "session_end";
   readonly reason: MaybeCut | null;
-  readonly outcome: "flip" | "no_flip" | "cap" | "no_oracle";
+  readonly outcome: Outcome;
 }
 
 /** Events with no dedicated shape (PreToolUse, Notification, ...) keep their payload whole. */

@@ -1,13 +1,16 @@
 /**
  * The append-only store: one JSONL file per session under
- * `<data dir>/sessions/`. Each record is one `write()` on an O_APPEND
- * descriptor, so hook processes running in parallel (parallel tool calls)
- * never interleave or overwrite each other. Nothing here rewrites a line;
- * corrections are new records.
+ * `<data dir>/sessions/`. Appends to one file take an exclusive lock, chain
+ * each record to the line before it and go out in one `write()` on an
+ * O_APPEND descriptor, so hook processes running in parallel (parallel tool
+ * calls) never interleave, overwrite or fork the chain. Nothing here rewrites
+ * a line; corrections are new records.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { chainedLine, chainStart, lineHash } from "./chain.ts";
 import { sha256Hex } from "./digest.ts";
+import { acquireLock } from "./lock.ts";
 import type { TraceRecord } from "./record.ts";
 
 export const SESSIONS_DIR = "sessions";
@@ -43,16 +46,58 @@ export function sessionPath(home: string, sessionId: string): string {
   return join(sessionsDir(home), sessionFileName(sessionId));
 }
 
-/** Serialise one record as a JSONL line. */
+/** Serialise one record as a JSONL line (unchained; the store chains what it appends). */
 export function recordLine(record: TraceRecord): Buffer {
   return Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
 }
 
+const TAIL_CHUNK = 64 * 1024;
+
 /**
- * Append records to their session file: directory 0700, file 0600, one
- * write() per record. Throws on I/O errors (the hook runtime logs them).
+ * What the next append must know about the file's end: whether the last byte
+ * is a newline (if not, a torn fragment ends the file and the append starts a
+ * fresh line first) and the hash of the last line (the fragment included),
+ * which the next record's link must carry. Reads backwards from the end, so
+ * only the last line is read, however long the file.
  */
-export function appendRecords(home: string, records: readonly TraceRecord[]): void {
+function tailOf(fd: number, sessionId: string): { needsNewline: boolean; prev: string } {
+  const size = fstatSync(fd).size;
+  if (size === 0) return { needsNewline: false, prev: chainStart(sessionId) };
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  const needsNewline = last[0] !== 0x0a;
+  const lineEnd = needsNewline ? size : size - 1;
+  const chunks: Buffer[] = [];
+  let pos = lineEnd;
+  while (pos > 0) {
+    const len = Math.min(TAIL_CHUNK, pos);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, pos - len);
+    const nl = buf.lastIndexOf(0x0a);
+    if (nl >= 0) {
+      chunks.unshift(buf.subarray(nl + 1));
+      break;
+    }
+    chunks.unshift(buf);
+    pos -= len;
+  }
+  return { needsNewline, prev: lineHash(Buffer.concat(chunks)) };
+}
+
+export interface AppendOptions {
+  /** How long to wait for another process's append to finish. Default `LOCK_WAIT_MS`. */
+  readonly lockWaitMs?: number;
+}
+
+/**
+ * Append records to their session file: directory 0700, file 0600. Per file,
+ * under an exclusive lock (see lock.ts), the tail is read, each record is
+ * chained to the line before it (see chain.ts) and the group goes out in one
+ * write() on an O_APPEND descriptor, starting on a fresh line even when a
+ * killed writer left a torn fragment. Throws on I/O errors (the hook runtime
+ * logs them).
+ */
+export function appendRecords(home: string, records: readonly TraceRecord[], opts: AppendOptions = {}): void {
   if (records.length === 0) return;
   const dir = sessionsDir(home);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -62,17 +107,27 @@ export function appendRecords(home: string, records: readonly TraceRecord[]): vo
     byFile.set(path, [...(byFile.get(path) ?? []), r]);
   }
   for (const [path, group] of byFile) {
-    const fd = openSync(path, "a", 0o600);
+    const release = acquireLock(`${path}.lock`, opts.lockWaitMs);
     try {
-      for (const r of group) {
-        const line = recordLine(r);
-        const n = writeSync(fd, line);
-        // A short write would leave a torn line that a later append could not
-        // repair without rewriting; report it rather than writing the rest.
-        if (n !== line.length) throw new Error(`short write ${n}/${line.length}`);
+      const fd = openSync(path, "a+", 0o600);
+      try {
+        const tail = tailOf(fd, group[0]!.session_id);
+        const parts: Buffer[] = tail.needsNewline ? [Buffer.from("\n")] : [];
+        let prev = tail.prev;
+        for (const r of group) {
+          const line = chainedLine(r, prev);
+          prev = lineHash(line);
+          parts.push(line, Buffer.from("\n"));
+        }
+        const out = Buffer.concat(parts);
+        const n = writeSync(fd, out);
+        // A short write leaves a torn line; the next append starts a fresh line after it.
+        if (n !== out.length) throw new Error(`short write ${n}/${out.length}`);
+      } finally {
+        closeSync(fd);
       }
     } finally {
-      closeSync(fd);
+      release?.();
     }
   }
 }
@@ -117,6 +172,16 @@ export function parseSessionText(file: string, text: string, types?: readonly st
     }
   });
   return { records, lines: recordLines, problems };
+}
+
+/**
+ * A session file's bytes, or null when there is none. The one place the
+ * store reads a whole file, so a safer open can replace it here.
+ */
+export function readSessionBytes(home: string, sessionId: string): Buffer | null {
+  const path = sessionPath(home, sessionId);
+  if (!existsSync(path)) return null;
+  return readFileSync(path);
 }
 
 /** Read a session's records (optionally only some types); a missing file is an empty session. */

@@ -14,7 +14,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
 import { HOOKS } from "../../lib/hook/caps.ts";
 import { CLAUDE, hookSettings, makeWorld, runClaude, sessionRecords, TRACEGATE, tracegate, type World } from "../e2e/support/claude.ts";
 import { contentText, startModelServer, type ModelServer, type Scenario } from "../e2e/support/model-server.ts";
@@ -67,7 +66,7 @@ async function setup(
   } else {
     const task = join(keysWorld.root, "oracle-task");
     execFileSync("git", ["clone", "-q", keysWorld.repo, task]);
-    oracle = await serve(["--repo", task, "--test-cmd", opts.testCmd ?? "sh check.sh", "--key", join(keyDir, "oracle.key")], {}, [TRACEGATE]);
+    oracle = await serve(["--repo", task, "--test-cmd", opts.testCmd ?? "sh check.sh", "--key", join(keyDir, "oracle.key"), "--token-file", join(keyDir, "oracle.token")], {}, [TRACEGATE]);
     cleanups.push(() => oracle!.stop());
     url = oracle.url;
   }
@@ -77,7 +76,7 @@ async function setup(
     settings: settings(),
     env: opts.env,
     config: {
-      oracle: { url, public_key: join(keyDir, "oracle.pub"), timeout_s: opts.timeout_s ?? 30, on_error: "allow" },
+      oracle: { url, public_key: join(keyDir, "oracle.pub"), token: readFileSync(join(keyDir, "oracle.token"), "utf8").trim(), timeout_s: opts.timeout_s ?? 30, on_error: "allow" },
       gate: { max_attempts: opts.max_attempts ?? 5 },
       task_id: "e2e-answer",
     },
@@ -92,6 +91,13 @@ async function setup(
 
 const bash = (id: string, command: string) => [{ type: "tool_use" as const, id, name: "Bash", input: { command, description: "edit" } }];
 const done = [{ type: "text" as const, text: "Done." }];
+
+/** The session's outcome as `tracegate sessions --json` computes it: the one outcome function, under the configured key. */
+function outcomeOf(world: World, sessionId: string): string {
+  const r = tracegate(world, "sessions", "--json");
+  const row = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((x) => x.session_id === sessionId);
+  return row?.outcome;
+}
 
 function verdicts(records: Record<string, unknown>[]) {
   return records.filter((r) => r.type === "oracle_verdict") as Record<string, any>[];
@@ -117,7 +123,7 @@ describe("the Stop gate with a real Claude Code", () => {
         [1, "FAIL", true, "block"],
         [2, "PASS", true, "allow"],
       ]);
-      expect(outcomeOf(records)).toBe("flip");
+      expect(outcomeOf(world, run.sessionId)).toBe("flip");
       // SessionEnd fired (it does in -p mode) and recorded the same outcome.
       expect(records.find((r) => r.type === "session_end")?.outcome).toBe("flip");
       // The model saw the fixed reason once and nothing of the test run.
@@ -142,7 +148,7 @@ describe("the Stop gate with a real Claude Code", () => {
       expect(v.every((r) => r.verdict === "FAIL" && r.verified === true && r.decision === "block")).toBe(true);
       expect(v.at(-1)!.outcome).toBe("cap");
       expect(v.map((r) => r.blocks_in_row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      expect(outcomeOf(records)).toBe("cap");
+      expect(outcomeOf(world, run.sessionId)).toBe("cap");
       expect(records.find((r) => r.type === "session_end")?.outcome).toBe("cap");
       expect(blocksSeen(model)).toBe(8);
     },
@@ -158,7 +164,7 @@ describe("the Stop gate with a real Claude Code", () => {
       expect(run.timedOut).toBe(false);
       const records = sessionRecords(world, run.sessionId);
       expect(verdicts(records).map((r) => [r.verdict, r.verified, r.decision])).toEqual([["ERROR", false, "allow"]]);
-      expect(outcomeOf(records)).toBe("no_flip");
+      expect(outcomeOf(world, run.sessionId)).toBe("no_flip");
       expect(blocksSeen(model)).toBe(0);
     },
     E2E_TIMEOUT,
@@ -175,7 +181,7 @@ describe("the Stop gate with a real Claude Code", () => {
       expect(v[0]).toMatchObject({ verdict: "PENDING", attempt: 1, decision: "block" });
       expect(v.at(-1)).toMatchObject({ verdict: "PASS", attempt: 1, verified: true, decision: "allow", job_id: v[0]!.job_id });
       expect(v.every((r) => r.attempt === 1)).toBe(true);
-      expect(outcomeOf(records)).toBe("flip");
+      expect(outcomeOf(world, run.sessionId)).toBe("flip");
       expect(blocksSeen(model)).toBe(v.length - 1);
     },
     E2E_TIMEOUT,

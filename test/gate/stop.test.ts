@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULTS, type Config } from "../../lib/config/load.ts";
 import { BLOCK_REASON } from "../../lib/gate/decide.ts";
-import { outcomeOf } from "../../lib/gate/outcome.ts";
+import { analyzeSession } from "../../lib/gate/outcome.ts";
 import { createStopGate, taskIdFor } from "../../lib/gate/stop.ts";
 import { observe } from "../../lib/handlers/index.ts";
 import type { HookContext, HookResult } from "../../lib/hook/types.ts";
@@ -17,8 +17,10 @@ import { startOracleServer, type OracleServer } from "../../lib/oracle/server.ts
 import { verifyVerdict } from "../../lib/oracle/verdict.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { sanitize } from "../../lib/trace/sanitize.ts";
-import { appendRecords, readSession } from "../../lib/trace/store.ts";
-import { cleanup, git, keygen, makeTaskRepo, tempDir } from "../oracle/support.ts";
+import { appendRecords, readSession, sessionPath } from "../../lib/trace/store.ts";
+import { bwrapWorks, cleanup, git, keygen, makeTaskRepo, tempDir } from "../oracle/support.ts";
+import type { Sandbox } from "../../lib/oracle/sandbox.ts";
+import { chmodSync, readFileSync } from "node:fs";
 
 let dir: string;
 let taskRepo: string;
@@ -33,14 +35,16 @@ const redactor = createRedactor({});
 
 beforeAll(async () => {
   dir = tempDir("tg-stop-");
+  chmodSync(dir, 0o711);
   ({ repo: taskRepo, base } = makeTaskRepo(dir));
   keys = keygen(dir);
   const otherDir = join(dir, "other");
   require("node:fs").mkdirSync(otherDir);
   other = keygen(otherDir);
-  oracle = await startOracleServer({ repo: taskRepo, testCmd: "sh check.sh", privateKeyPem: keys.priv, port: 0 });
+  const sandbox: Sandbox = bwrapWorks() ? { kind: "bwrap", bwrap: "bwrap", cpuSeconds: 60, memoryBytes: 8 * 1024 ** 3, network: false } : { kind: "none" };
+  oracle = await startOracleServer({ repo: taskRepo, testCmd: "sh check.sh", privateKeyPem: keys.priv, port: 0, token: keys.token, sandbox });
   // Answers 202 at once; the job takes as long as the `slow` file says.
-  slowOracle = await startOracleServer({ repo: taskRepo, testCmd: "sh check.sh", privateKeyPem: keys.priv, port: 0, waitMs: 0 });
+  slowOracle = await startOracleServer({ repo: taskRepo, testCmd: "sh check.sh", privateKeyPem: keys.priv, port: 0, waitMs: 0, token: keys.token, sandbox });
   const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
   deadUrl = `http://127.0.0.1:${s.port}`;
   await s.stop(true);
@@ -72,11 +76,13 @@ async function session(configure: { url?: string; pub?: string; on_error?: "allo
     path: join(dir, "config.jsonc"),
     exists: true,
     errors: [],
+    repo_errors: [],
     task_id: configure.task_id === undefined ? "task-42" : configure.task_id,
     gate: { ...DEFAULTS.gate, max_attempts: configure.max_attempts ?? 3 },
     oracle: configure.url === undefined && Object.keys(configure).length === 0 ? null : {
       url: configure.url ?? oracle.url,
       public_key: configure.pub ?? keys.pubFile,
+      token: keys.token,
       timeout_s: configure.timeout_s ?? 30,
       on_error: configure.on_error ?? "allow",
     },
@@ -113,6 +119,8 @@ async function session(configure: { url?: string; pub?: string; on_error?: "allo
   return s;
 }
 
+/** The one outcome function over the stored file, under the oracle's real key. */
+const outcomeOf = (s: Session, publicKey = keys.pub) => analyzeSession(readFileSync(sessionPath(s.home, s.id)), { file: sessionPath(s.home, s.id), publicKey, sessionId: s.id }).outcome;
 const verdicts = (s: Session) => s.records().filter((r) => r.type === "oracle_verdict");
 const answer = (s: Session, text: string) => writeFileSync(join(s.work, "answer.txt"), text);
 
@@ -122,7 +130,7 @@ describe("without an oracle", () => {
     const r = await s.stop();
     expect(r.decision).toBeUndefined();
     expect(r.records.map((x) => x.type)).toEqual(["message"]);
-    expect(outcomeOf(s.records())).toBe("no_oracle");
+    expect(outcomeOf(s)).toBe("no_oracle");
   });
 
   test("a config with errors collects without gating", async () => {
@@ -151,10 +159,10 @@ describe("with the oracle", () => {
     ]);
     expect(v[1].outcome).toBe("flip");
     expect(v[0].tests_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(outcomeOf(s.records())).toBe("flip");
+    expect(outcomeOf(s)).toBe("flip");
     // What was stored (after redaction) still verifies: `tracegate verify` can re-check it later.
     for (const r of v) {
-      expect(verifyVerdict(r.signed, keys.pub, { task_id: "task-42", session_id: s.id, base_commit: base, diff_sha256: r.diff_sha256, attempt: r.attempt })).toEqual({ verified: true });
+      expect(verifyVerdict(r.signed, keys.pub, { task_id: "task-42", session_id: s.id, base_commit: base, diff_sha256: r.diff_sha256, chain_head: r.chain_head, attempt: r.attempt })).toEqual({ verified: true });
     }
   });
 
@@ -168,7 +176,7 @@ describe("with the oracle", () => {
       ["FAIL", "block", undefined],
       ["FAIL", "allow", "no_flip"],
     ]);
-    expect(outcomeOf(s.records())).toBe("no_flip");
+    expect(outcomeOf(s)).toBe("no_flip");
   });
 
   test("the harness cap: the block Claude Code overrides is recorded as cap", async () => {
@@ -180,7 +188,7 @@ describe("with the oracle", () => {
       [2, 2, 2, undefined],
       [3, 3, 2, "cap"],
     ]);
-    expect(outcomeOf(s.records())).toBe("cap");
+    expect(outcomeOf(s)).toBe("cap");
   });
 
   test("TRACEGATE_TASK_ID is the task sent and signed", async () => {
@@ -203,7 +211,8 @@ describe("when the oracle cannot be trusted or reached", () => {
     const [v] = verdicts(s);
     expect([v.verdict, v.verified, v.decision, v.outcome]).toEqual(["PASS", false, "allow", "no_flip"]);
     expect(v.problem).toContain("not the configured key");
-    expect(outcomeOf(s.records())).toBe("no_flip");
+    // Under the key the session is configured with, it is unverified; signed by the real oracle key, it is what it says.
+    expect(outcomeOf(s, other.pub)).toBe("unverified");
   });
 
   test("an unreadable public key: unverified", async () => {
@@ -221,7 +230,7 @@ describe("when the oracle cannot be trusted or reached", () => {
     expect(r.decision).toBeUndefined();
     expect(verdicts(s).map((v) => [v.verdict, v.verified, v.decision])).toEqual([["ERROR", false, "allow"]]);
     expect(verdicts(s)[0].problem).toContain("unreachable");
-    expect(outcomeOf(s.records())).toBe("no_flip");
+    expect(outcomeOf(s)).toBe("no_flip");
   });
 
   test("oracle down with on_error block: blocks, then gives up at max_attempts", async () => {
@@ -261,7 +270,7 @@ describe("a slow oracle", () => {
       [1, "PENDING", false, true],
       [1, "PASS", true, true],
     ]);
-    expect(outcomeOf(s.records())).toBe("flip");
+    expect(outcomeOf(s)).toBe("flip");
   });
 
   test("a pending job for a diff the agent has since changed is not picked up: a new attempt", async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { pollVerdict, requestVerdict, type OracleRequestBody } from "../../lib/oracle/client.ts";
 
-const body: OracleRequestBody = { task_id: "t", session_id: "s", repo: null, base_commit: "a".repeat(40), diff: "", attempt: 1 };
+const body: OracleRequestBody = { task_id: "t", session_id: "s", repo: null, base_commit: "a".repeat(40), diff: "", chain_head: "c".repeat(64), attempt: 1 };
 const VERDICT = { verdict: "PASS", signature: "x" };
 
 type Handler = (req: Request, n: number) => Response | Promise<Response>;
@@ -77,12 +77,26 @@ describe("requestVerdict", () => {
   });
 
   test("4xx is final: one request, the server's error in the message", async () => {
-    for (const status of [400, 413, 422]) {
+    // 401 (wrong token) and 429 (the oracle's attempt limit) too: asking again only counts again.
+    for (const status of [400, 401, 413, 422, 429]) {
       const s = server(() => json(status, { error: `no (${status})` }));
       const r = await requestVerdict({ url: s.url, body, deadlineMs: 10_000, backoffMs: 10 });
       expect(r).toEqual({ kind: "error", status, message: `oracle answered ${status}: no (${status})` });
       expect(s.hits()).toHaveLength(1);
     }
+  });
+
+  test("the token goes out as a bearer credential on the POST and on every poll", async () => {
+    const auth: (string | null)[] = [];
+    const s = server((req, n) => {
+      auth.push(req.headers.get("authorization"));
+      return n === 1 ? json(202, { job_id: "j" }) : json(200, VERDICT);
+    });
+    const r = await requestVerdict({ url: s.url, token: "s3cret", body, deadlineMs: 10_000, pollMs: 5 });
+    expect(r).toEqual({ kind: "verdict", signed: VERDICT });
+    expect(auth).toEqual(["Bearer s3cret", "Bearer s3cret"]);
+    expect(await pollVerdict(s.url, "j", 5_000, { token: "s3cret" })).toEqual({ kind: "verdict", signed: VERDICT });
+    expect(auth.at(-1)).toBe("Bearer s3cret");
   });
 
   test("nothing listening: an error, after retries, well inside the deadline", async () => {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { testsHashOfList } from "../../lib/oracle/run.ts";
 import { keyIdOf, sha256Hex, verifyVerdict } from "../../lib/oracle/verdict.ts";
-import { cleanup, cliArgv, diffOf, keygen, makeTaskRepo, postJson, serve, tempDir, type Served } from "./support.ts";
+import { AUTH, cleanup, cliArgv, diffOf, keygen, makeTaskRepo, postJson, serve, tempDir, type Served } from "./support.ts";
 
 let dir: string;
 let repo: string;
@@ -21,13 +21,15 @@ let envProbe: string;
 
 beforeAll(async () => {
   dir = tempDir();
+  // The sandbox user (65534, when the tests run as root) must be able to reach the job directories.
+  require("node:fs").chmodSync(dir, 0o711);
   ({ repo, base } = makeTaskRepo(dir));
   keys = keygen(dir);
   jobTmp = join(dir, "jobs");
   require("node:fs").mkdirSync(jobTmp);
   envProbe = join(dir, "env.txt");
-  // Record what the test command sees: TRACEGATE_INTERNAL and that stdin is empty (not a pipe left open).
-  const probeCmd = `printf '%s|' "$TRACEGATE_INTERNAL" > ${envProbe}; cat >> ${envProbe}; ${TEST_CMD}`;
+  // What the test command sees: TRACEGATE_INTERNAL=1 and an empty stdin (not a pipe left open); else it fails.
+  const probeCmd = `test "$TRACEGATE_INTERNAL" = 1 && test -z "$(cat)" && ${TEST_CMD}`;
   a = await serve(["--repo", repo, "--test-cmd", probeCmd, "--key", keys.keyFile, "--max-diff-bytes", "20000"], { TMPDIR: jobTmp });
   b = await serve(["--repo", repo, "--test-cmd", TEST_CMD, "--key", keys.keyFile, "--queue", "0", "--timeout", "1", "--tests-list", "printf 'b\\na\\n\\nb\\n'"]);
 });
@@ -38,11 +40,11 @@ afterAll(async () => {
 });
 
 function request(diff: string, attempt = 1, session_id = "sess-1") {
-  return { task_id: "task-42", session_id, repo: "example/task", base_commit: base, diff, attempt };
+  return { task_id: "task-42", session_id, repo: "example/task", base_commit: base, diff, chain_head: "c".repeat(64), attempt };
 }
 
 function binding(req: ReturnType<typeof request>) {
-  return { task_id: req.task_id, session_id: req.session_id, base_commit: req.base_commit, diff_sha256: sha256Hex(req.diff), attempt: req.attempt };
+  return { task_id: req.task_id, session_id: req.session_id, base_commit: req.base_commit, diff_sha256: sha256Hex(req.diff), chain_head: req.chain_head, attempt: req.attempt };
 }
 
 describe("keygen", () => {
@@ -72,10 +74,9 @@ describe("verdicts", () => {
     const r = await postJson(`${a.url}/v1/verdicts`, req);
     expect(r.status).toBe(200);
     expect(r.body.verdict).toBe("PASS");
-    expect(r.body.tests_hash).toBe(sha256Hex(`printf '%s|' "$TRACEGATE_INTERNAL" > ${envProbe}; cat >> ${envProbe}; ${TEST_CMD}`));
+    expect(r.body.tests_hash).toBe(sha256Hex(`test "$TRACEGATE_INTERNAL" = 1 && test -z "$(cat)" && ${TEST_CMD}`));
     expect(verifyVerdict(r.body, keys.pub, binding(req))).toEqual({ verified: true });
-    // The test command ran with TRACEGATE_INTERNAL=1 and an empty, closed stdin.
-    expect(readFileSync(envProbe, "utf8")).toBe("1|");
+    // The probe in the test command passed: TRACEGATE_INTERNAL=1 and an empty, closed stdin.
   });
 
   test("a diff that does not: signed FAIL", async () => {
@@ -118,12 +119,12 @@ describe("verdicts", () => {
     const r = await postJson(`${a.url}/v1/verdicts`, req, { prefer: "wait=0" });
     expect(r.status).toBe(202);
     expect(r.body.job_id).toBeString();
-    const first = await fetch(`${a.url}/v1/verdicts/${r.body.job_id}`);
+    const first = await fetch(`${a.url}/v1/verdicts/${r.body.job_id}`, { headers: AUTH });
     expect(first.status).toBe(202);
     expect(await first.json()).toMatchObject({ job_id: r.body.job_id });
     let final: Response | undefined;
     for (let i = 0; i < 200; i++) {
-      const res = await fetch(`${a.url}/v1/verdicts/${r.body.job_id}`);
+      const res = await fetch(`${a.url}/v1/verdicts/${r.body.job_id}`, { headers: AUTH });
       if (res.status !== 202) {
         final = res;
         break;
@@ -157,10 +158,10 @@ describe("error answers carry a JSON body", () => {
   }
 
   test("unknown job -> 404, GET on the POST route -> 405, unknown path -> 404", async () => {
-    const unknown = await fetch(`${a.url}/v1/verdicts/no-such-job`);
+    const unknown = await fetch(`${a.url}/v1/verdicts/no-such-job`, { headers: AUTH });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as any).error).toBeString();
-    expect((await fetch(`${a.url}/v1/verdicts`)).status).toBe(405);
+    expect((await fetch(`${a.url}/v1/verdicts`, { headers: AUTH })).status).toBe(405);
     expect((await fetch(`${a.url}/nope`)).status).toBe(404);
   });
 });

@@ -3,9 +3,9 @@
  * pair, and a real `tracegate oracle serve` child process on 127.0.0.1.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..", "..");
 const MAIN = join(ROOT, "main.ts");
@@ -43,7 +43,10 @@ export function makeTaskRepo(dir: string): { repo: string; base: string } {
 
 /** The unified diff that a change to the task repo makes against its base, as `git diff` writes it. */
 export function diffOf(repo: string, files: Record<string, string>): string {
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(repo, name), content);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, name)), { recursive: true });
+    writeFileSync(join(repo, name), content);
+  }
   git(repo, "add", "-A");
   const diff = execFileSync("git", ["diff", "--cached", "--binary"], { cwd: repo, encoding: "utf8" });
   git(repo, "reset", "-q", "--hard", "HEAD");
@@ -51,12 +54,42 @@ export function diffOf(repo: string, files: Record<string, string>): string {
   return diff;
 }
 
-export function keygen(dir: string): { keyFile: string; pubFile: string; pub: string; priv: string } {
+export function keygen(dir: string): { keyFile: string; pubFile: string; pub: string; priv: string; tokenFile: string; token: string } {
   const out = join(dir, "keys");
   execFileSync(cliArgv()[0]!, [cliArgv()[1]!, "oracle", "keygen", "--out", out], { encoding: "utf8" });
   const keyFile = join(out, "oracle.key");
   const pubFile = join(out, "oracle.pub");
-  return { keyFile, pubFile, pub: readFileSync(pubFile, "utf8"), priv: readFileSync(keyFile, "utf8") };
+  const tokenFile = join(out, "oracle.token");
+  return { keyFile, pubFile, tokenFile, token: readFileSync(tokenFile, "utf8").trim(), pub: readFileSync(pubFile, "utf8"), priv: readFileSync(keyFile, "utf8") };
+}
+
+/** The bearer token `serve` and `postJson` use unless told otherwise. */
+export const TEST_TOKEN = "test-token-" + Math.random().toString(36).slice(2);
+
+/** Headers that carry TEST_TOKEN, for GETs. */
+export const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
+
+let sandboxChecked: boolean | undefined;
+
+/**
+ * Whether bubblewrap can sandbox here. Without it the oracle tests run with
+ * `--no-sandbox` after a loud warning, and fail under CI=true.
+ */
+export function bwrapWorks(): boolean {
+  if (sandboxChecked !== undefined) return sandboxChecked;
+  const r = Bun.spawnSync(["sh", "-c", "bwrap --unshare-all --ro-bind / / true"]);
+  sandboxChecked = r.exitCode === 0;
+  if (!sandboxChecked) {
+    const msg = "bubblewrap (bwrap) is missing or cannot create namespaces: oracle tests run with --no-sandbox and the sandbox tests cannot run. Install it with .ci/setup.d/20-bubblewrap.sh (Debian: apt-get install bubblewrap).";
+    if (process.env.CI === "true") throw new Error(msg);
+    console.warn(`SKIPPING SANDBOX: ${msg}`);
+  }
+  return sandboxChecked;
+}
+
+/** `--no-sandbox` when bubblewrap cannot run here (see `bwrapWorks`), else nothing. */
+export function sandboxArgs(): string[] {
+  return bwrapWorks() ? [] : ["--no-sandbox"];
 }
 
 export interface Served {
@@ -68,11 +101,12 @@ export interface Served {
 
 /** Start `tracegate oracle serve ARGS --port 0` and wait for its "listening on URL" line. */
 export async function serve(args: string[], env: Record<string, string> = {}, cli: string[] = cliArgv()): Promise<Served> {
-  const proc = Bun.spawn([...cli, "oracle", "serve", "--port", "0", ...args], {
+  const withToken = args.includes("--token-file") || env.TRACEGATE_ORACLE_TOKEN ? {} : { TRACEGATE_ORACLE_TOKEN: TEST_TOKEN };
+  const proc = Bun.spawn([...cli, "oracle", "serve", "--port", "0", ...sandboxArgs(), ...args], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...withToken, ...env },
   });
   const reader = proc.stdout.getReader();
   let text = "";
@@ -111,7 +145,7 @@ export function cleanup(...dirs: string[]): void {
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", authorization: `Bearer ${TEST_TOKEN}`, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();

@@ -18,6 +18,7 @@ const binding = {
   session_id: "11111111-2222-3333-4444-555555555555",
   base_commit: "a".repeat(40),
   diff_sha256: sha256Hex("diff --git a/x b/x\n"),
+  chain_head: "c".repeat(64),
   attempt: 2,
 };
 const signed = signVerdict({ ...binding, verdict: "PASS", tests_hash: "t".repeat(64), issued_at: "2026-01-02T03:04:05.000Z" }, keys.priv);
@@ -61,6 +62,7 @@ describe("tampering with any field breaks it", () => {
     session_id: "99999999-2222-3333-4444-555555555555",
     base_commit: "b".repeat(40),
     diff_sha256: sha256Hex("other"),
+    chain_head: "d".repeat(64),
     attempt: 3,
     verdict: "FAIL",
     tests_hash: "u".repeat(64),
@@ -141,6 +143,7 @@ describe("replay: a good signature for another request", () => {
     ["another diff", { diff_sha256: sha256Hex("a different diff") }],
     ["another task", { task_id: "task-2" }],
     ["another base commit", { base_commit: "c".repeat(40) }],
+    ["another trace (chain head)", { chain_head: "e".repeat(64) }],
   ];
   for (const [name, change] of cases) {
     test(name, () => {
