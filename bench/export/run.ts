@@ -14,12 +14,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { signVerdict, sha256Hex } from "../../lib/oracle/verdict.ts";
-import { appendRecords } from "../../lib/trace/store.ts";
+import { chainStart, lineHash, splitLines } from "../../lib/trace/chain.ts";
+import { appendRecords, sessionPath } from "../../lib/trace/store.ts";
 import type { TraceRecord } from "../../lib/trace/record.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -51,6 +52,13 @@ function generate(): number {
     const ts = new Date(Date.UTC(2026, 10, 1) + s * 60_000).toISOString();
     const r = (type: string, fields: Record<string, unknown>) =>
       ({ id: randomUUID(), type, session_id: sid, harness: "claude", ts, ...fields }) as unknown as TraceRecord;
+    // The chain head a Stop would send: the hash of the session file's last line so far.
+    const head = () => {
+      const path = sessionPath(home, sid);
+      if (!existsSync(path)) return chainStart(sid);
+      const lines = splitLines(readFileSync(path));
+      return lineHash(lines[lines.length - 2]!);
+    };
     const records: TraceRecord[] = [
       r("session_start", { cwd: "/work/repo", base_commit: base, model: "claude-test" }),
       r("message", { role: "user", text: `task ${s}: make the tests pass` }),
@@ -61,17 +69,18 @@ function generate(): number {
         output: { stdout: `line of output ${t} `.repeat(100), stderr: "" }, duration_ms: 40, status: "ok",
       }));
     }
+    appendRecords(home, records);
     for (const [attempt, verdict] of [[1, "FAIL"], [2, "PASS"]] as const) {
       const diff_sha256 = sha256Hex(`diff ${s} ${attempt}`);
-      const signed = signVerdict({ task_id: "bench", session_id: sid, base_commit: base, diff_sha256, attempt, verdict, tests_hash: "t" }, priv);
-      records.push(r("message", { role: "assistant", text: `done ${attempt}` }));
-      records.push(r("oracle_verdict", {
+      appendRecords(home, [r("message", { role: "assistant", text: `done ${attempt}` })]);
+      const chain_head = head();
+      const signed = signVerdict({ task_id: "bench", session_id: sid, base_commit: base, diff_sha256, attempt, verdict, tests_hash: "t", chain_head }, priv);
+      appendRecords(home, [r("oracle_verdict", {
         attempt, verdict, tests_hash: "t", signed, verified: true, decision: verdict === "PASS" ? "allow" : "block",
-        task_id: "bench", diff_sha256,
-      }));
+        task_id: "bench", diff_sha256, chain_head,
+      })]);
     }
-    records.push(r("session_end", { reason: "exit", outcome: "flip" }));
-    appendRecords(home, records);
+    appendRecords(home, [r("session_end", { reason: "exit", outcome: "flip" })]);
   }
   return performance.now() - t0;
 }
@@ -103,6 +112,13 @@ function timeExport(format: string): { ms: number[]; rssMb: number[] } {
 try {
   mkdirSync(home, { recursive: true });
   const genMs = generate();
+  const probe = spawnSync(BINARY, ["export", "--format", "chat-jsonl", "--out", join(dir, "probe.jsonl"), "--report", join(dir, "probe.json")], {
+    env: { PATH: process.env.PATH, TRACEGATE_HOME: home, TRACEGATE_CONFIG: configPath, HOME: dir },
+    encoding: "utf8",
+  });
+  // Guard the figures: they only mean something if every generated session is a verified flip.
+  const exported = JSON.parse(readFileSync(join(dir, "probe.json"), "utf8")).exported;
+  if (probe.status !== 0 || exported !== N) throw new Error(`expected ${N} verified flips, export found ${exported}: ${probe.stderr}`);
   console.log(`generated ${N} sessions in ${(genMs / 1000).toFixed(1)} s; load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   for (const format of ["atif", "chat-jsonl"]) {
     const { ms, rssMb } = timeExport(format);

@@ -18,8 +18,8 @@ import { err, fail, out } from "../cli/print.ts";
 import { readPublicKeyPem } from "../oracle/keys.ts";
 import { redactConfigOf } from "../redact/configured.ts";
 import { createRedactor, type Redactor } from "../redact/index.ts";
-import { listSessionFiles, parseSessionText, sessionFileName } from "../trace/store.ts";
-import { auditVerdicts } from "./audit.ts";
+import { listSessionFiles, sessionFileName } from "../trace/store.ts";
+import { analyzeSession, type SessionAnalysis } from "../gate/outcome.ts";
 import { conversationOf, exclusionsOf } from "./conversation.ts";
 import { toAtif, toChat, type SessionMeta } from "./formats.ts";
 import { selectionOf, type ExclusionReason, type Only } from "./select.ts";
@@ -47,21 +47,34 @@ interface ReportEntry {
   readonly problems?: readonly string[];
 }
 
-/** One session read from a store: its id and file text. */
+/** One session read from a store: where it came from and its bytes. */
 export interface StoredSession {
-  readonly session_id: string;
-  readonly name: string;
-  readonly text: string;
+  /** The session file's path (or object key); its name must match the session id. */
+  readonly file: string;
+  readonly bytes: Uint8Array;
 }
 
 /** The local data dir's sessions, oldest first, read one at a time. */
 function* localSessions(home: string): Generator<StoredSession> {
-  const files = listSessionFiles(home).reverse();
-  for (const f of files) {
-    const text = readFileSync(f.path, "utf8");
-    const first = /"session_id":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
-    yield { session_id: first ? JSON.parse(`"${first}"`) : basename(f.path, ".jsonl"), name: basename(f.path, ".jsonl"), text };
-  }
+  for (const f of listSessionFiles(home).reverse()) yield { file: f.path, bytes: readFileSync(f.path) };
+}
+
+/** Each PASS/FAIL verdict as exported: the signed payload, and whether the analysis counted it. */
+function verdictsOf(a: SessionAnalysis): SessionMeta["verdicts"] {
+  const counted = new Set(a.verified_lines);
+  const list: SessionMeta["verdicts"][number][] = [];
+  a.records.forEach((r, i) => {
+    const v = r as unknown as Rec;
+    if (v.type !== "oracle_verdict" || (v.verdict !== "PASS" && v.verdict !== "FAIL")) return;
+    list.push({
+      attempt: typeof v.attempt === "number" ? v.attempt : null,
+      verdict: v.verdict as string,
+      verified: counted.has(a.lines[i]!),
+      decision: typeof v.decision === "string" ? v.decision : null,
+      signed: v.signed ?? null,
+    });
+  });
+  return list;
 }
 
 /** Redact every string of an exported value again; the number of secrets found is counted. */
@@ -164,35 +177,37 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const report: ReportEntry[] = [];
   let redactions = 0;
   let exported = 0;
-  let seen = 0;
+  let read = 0;
   const tty = process.stderr.isTTY === true;
+  // Signatures seen so far, across sessions: one signed verdict counted in two sessions is a replay.
+  const signatures = new Map<string, string>();
   try {
     for (const s of localSessions(home)) {
-      seen++;
-      if (tty) err(`\rexporting: ${seen} sessions read, ${exported} exported`);
-      const { records, problems } = parseSessionText(s.name, s.text);
-      const recs = records as unknown as Rec[];
-      const audit = auditVerdicts(s.session_id, recs, publicKey);
+      read++;
+      if (tty) err(`\rexporting: ${read} sessions read, ${exported} exported`);
+      const a = analyzeSession(s.bytes, { file: s.file, publicKey, seen: signatures });
+      const sessionId = a.session_id ?? basename(s.file, ".jsonl");
+      const recs = a.records as unknown as Rec[];
       const ex = exclusionsOf(recs);
-      const sel = selectionOf(
-        { outcome: audit.outcome, unverified: audit.unverified, verdicts: audit.verdicts, corrupt_lines: problems.length, excluded: ex.session },
-        only,
-      );
+      const tampered = a.outcome === "unverified" ? 0 : a.problems.length;
+      const sel = selectionOf({ outcome: a.outcome, corrupt_lines: a.corrupt.length + tampered, excluded: ex.session }, only);
       report.push({
-        session_id: s.session_id,
+        session_id: sessionId,
         exported: sel.selected,
         reasons: sel.reasons,
-        outcome: audit.outcome,
-        ...(audit.problems.length ? { problems: audit.problems } : {}),
+        outcome: a.outcome,
+        ...(a.problems.length || a.corrupt.length
+          ? { problems: [...a.corrupt, ...a.problems].map((p) => `line ${p.line}: ${p.problem}`) }
+          : {}),
       });
       if (!sel.selected) continue;
       const { turns } = conversationOf(recs);
-      const meta = metaOf(s.session_id, recs, audit.outcome, audit.list, ex.notes);
+      const meta = metaOf(sessionId, recs, a.outcome, verdictsOf(a), ex.notes);
       const rendered = format === "atif" ? toAtif(turns, meta) : toChat(turns, meta);
       const clean = secondPass(redactor, rendered);
       redactions += clean.found;
       if (format === "atif") {
-        const fd = openSync(join(staging, sessionFileName(s.session_id).replace(/\.jsonl$/, ".json")), "wx", 0o600);
+        const fd = openSync(join(staging, sessionFileName(sessionId).replace(/\.jsonl$/, ".json")), "wx", 0o600);
         try {
           writeSync(fd, `${JSON.stringify(clean.value, null, 2)}\n`);
         } finally {
@@ -210,7 +225,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
     return fail(`export failed while reading the store at ${home}: ${(e as Error).message}`);
   }
   if (chatFd >= 0) closeSync(chatFd);
-  if (tty) err(`\rexporting: ${seen} sessions read, ${exported} exported\n`);
+  if (tty) err(`\rexporting: ${read} sessions read, ${exported} exported\n`);
 
   let scanner: { command: string; exit: number; findings: number } | null = null;
   if (values.scanner) {
@@ -239,7 +254,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const counts = new Map<string, number>();
   for (const r of excluded) counts.set(r.reasons[0] ?? "not selected", (counts.get(r.reasons[0] ?? "not selected") ?? 0) + 1);
   const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
-  err(`exported ${exported} of ${seen} sessions${outPath ? ` to ${outPath}` : ""}${excluded.length ? `; excluded ${excluded.length} (${summary})` : ""}; second pass redacted ${redactions}\n`);
+  err(`exported ${exported} of ${read} sessions${outPath ? ` to ${outPath}` : ""}${excluded.length ? `; excluded ${excluded.length} (${summary})` : ""}; second pass redacted ${redactions}\n`);
   if (flagged.length) {
     err(
       `WARNING: ${flagged.length} session${flagged.length === 1 ? " has verdicts" : "s have verdicts"} that do not verify under the oracle key: ` +

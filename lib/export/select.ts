@@ -1,7 +1,7 @@
 /**
  * Which sessions go into a training set, and why the others do not: a pure
- * function of one session's parsed records, its corrupt-line count and the
- * outcome the one outcome function computed from verified signatures.
+ * function of what the one outcome function (`analyzeSession` in
+ * lib/gate/outcome.ts) found in the session's file.
  *
  * Reasons, in the order they are reported (the first that applies is the
  * session's reason; all that apply are listed):
@@ -16,7 +16,7 @@
  * @example
  * ```ts
  * import { selectionOf } from "./select.ts";
- * selectionOf({ outcome: "flip", unverified: 0, verdicts: 1, corrupt_lines: 0, excluded: false }, "flip").reasons; // []
+ * selectionOf({ outcome: "flip", corrupt_lines: 0, excluded: false }, "flip").reasons; // []
  * ```
  */
 
@@ -28,12 +28,13 @@ export type ExclusionReason =
   | "not flipped";
 
 export interface SessionFacts {
-  /** The session's outcome from the one outcome function (signatures only). */
+  /**
+   * The session's outcome from the one outcome function (`analyzeSession`:
+   * signatures, stated fields, session, replays and the hash chain).
+   * `unverified` means a verdict did not verify.
+   */
   readonly outcome: string;
-  /** Verdict records (PASS/FAIL) that did not verify. */
-  readonly unverified: number;
-  /** PASS/FAIL verdict records in the session. */
-  readonly verdicts: number;
+  /** Lines that do not parse, plus chain breaks that no verdict covers (a record edited after the last one). */
   readonly corrupt_lines: number;
   readonly excluded: boolean;
 }
@@ -56,12 +57,13 @@ export type Only = "flip" | "all";
  */
 export function selectionOf(f: SessionFacts, only: Only): Selection {
   const reasons: ExclusionReason[] = [];
-  if (f.unverified > 0) reasons.push("unverified verdict");
+  const unverified = f.outcome === "unverified";
+  if (unverified) reasons.push("unverified verdict");
   if (f.corrupt_lines > 0) reasons.push("corrupt lines");
   if (f.excluded) reasons.push("excluded by annotation");
-  if (f.verdicts === 0) reasons.push("no verdict");
-  else if (f.outcome !== "flip" && f.unverified === 0) reasons.push("not flipped");
-  const hard = reasons.some((r) => r === "unverified verdict" || r === "corrupt lines" || r === "excluded by annotation");
-  const selected = only === "all" ? !hard : reasons.length === 0 && f.outcome === "flip";
-  return { selected, reasons, flagged: f.unverified > 0 };
+  if (f.outcome === "no_oracle") reasons.push("no verdict");
+  else if (!unverified && f.outcome !== "flip") reasons.push("not flipped");
+  const hard = unverified || f.corrupt_lines > 0 || f.excluded;
+  const selected = only === "all" ? !hard : reasons.length === 0;
+  return { selected, reasons, flagged: unverified };
 }

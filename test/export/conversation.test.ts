@@ -32,7 +32,7 @@ describe("conversationOf", () => {
     const a = toChat(claude, meta("claude"));
     const b = toChat(codex, meta("codex"));
     expect(b.messages).toEqual(a.messages);
-    expect({ ...b.metadata, harness: "claude" }).toEqual(a.metadata);
+    expect({ ...b.metadata, harness: "claude" } as Record<string, unknown>).toEqual(a.metadata);
     const ta = toAtif(claude, meta("claude"));
     const tb = toAtif(codex, meta("codex"));
     expect(tb.steps).toEqual(ta.steps);
