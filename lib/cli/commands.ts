@@ -107,6 +107,36 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
     load: async () => (await import("../run/run.ts")).runCommand,
   },
+  export: {
+    summary: "verified flips as a training set: ATIF trajectories or chat JSONL, after a strict second redaction pass",
+    details:
+      "Only sessions whose verdicts verify under the oracle key are exported (default: those that flipped);\n" +
+      "every other session is listed in --report with its reason. --scanner CMD gets the whole export on\n" +
+      "stdin; a non-zero exit means findings and nothing is written.",
+    options: {
+      format: { type: "string", arg: "atif|chat-jsonl", required: true, help: "atif: one ATIF v1.4 trajectory per session in --out DIR; chat-jsonl: one line per session" },
+      out: { type: "string", arg: "PATH", help: "the directory (atif, required) or file (chat-jsonl, default stdout)" },
+      only: { type: "string", arg: "flip|all", help: "flip (default): sessions that flipped; all: every readable session whose verdicts verify" },
+      "public-key": { type: "string", arg: "FILE", help: "the oracle's public key (PEM text or a file); default: oracle.public_key" },
+      report: { type: "string", arg: "FILE", help: "a JSON report: every session with its reason, the second pass and scanner counts" },
+      scanner: { type: "string", arg: "CMD", help: "a secret scanner run as sh -c CMD with the export on stdin; findings stop the export" },
+      from: { ...from, help: "read a synced store instead of the data dir: file:///DIR or s3://BUCKET[/PREFIX]" },
+    },
+    load: async () => (await import("../export/cli.ts")).exportCommand,
+  },
+  annotate: {
+    args: "SESSION",
+    minArgs: 1,
+    maxArgs: 1,
+    summary: "a correction, as a new record: exclude a session (or one record) from exports, or add a note",
+    details: session,
+    options: {
+      record: { type: "string", arg: "ID", help: "the record the annotation is about (its id); default: the whole session" },
+      exclude: { type: "boolean", help: "leave it out of every export" },
+      note: { type: "string", arg: "TEXT", help: "a note; exports carry it in their metadata" },
+    },
+    load: async () => (await import("./annotate.ts")).annotateCommand,
+  },
   sync: {
     summary: "upload sessions to an append-only store (file:///DIR or s3://BUCKET[/PREFIX]); never overwrites",
     details:

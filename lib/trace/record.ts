@@ -90,8 +90,21 @@ export interface PayloadCutRecord extends Base {
   readonly head: MaybeCut;
 }
 
+/**
+ * A correction (`tracegate annotate`): records are never edited, so a note on
+ * a session or one of its records, or an exclusion from training sets, is a
+ * new record that points at the old one by id (no `record_id`: the session).
+ */
+export interface AnnotationRecord extends Base {
+  readonly type: "annotation";
+  readonly record_id?: string;
+  readonly exclude?: true;
+  readonly note?: MaybeCut;
+}
+
 export type TraceRecord =
   | SessionStartRecord
+  | AnnotationRecord
   | MessageRecord
   | ToolCallRecord
   | OracleVerdictRecord
