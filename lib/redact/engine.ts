@@ -7,6 +7,7 @@ import { contextRule } from "./context.ts";
 import { prefixRule } from "./prefix.ts";
 import { STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
+import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
 /** Every built-in rule. */
@@ -15,11 +16,8 @@ export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, 
 /** Every built-in finding kind. */
 export const KINDS: readonly string[] = [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort();
 
-/** A user-supplied pattern (config `redact.extra`): runs over the whole text. */
-export interface ExtraRule {
-  readonly kind: string;
-  readonly re: RegExp;
-}
+/** A user-supplied pattern (config `redact.extra`), compiled by RE2 (pattern.ts): runs over the whole text in linear time. */
+export type ExtraRule = UserPattern;
 
 const MAX_HITS_PER_KEYWORD = 200_000;
 
@@ -163,17 +161,7 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
     for (const [p, kw] of merged) rule.scan(ctx, p, kw);
   }
   for (const x of extras) {
-    x.re.lastIndex = 0;
-    let n = 0;
-    for (let m = x.re.exec(s); m && n < 100_000; m = x.re.exec(s), n++) {
-      if (m[0].length === 0) {
-        x.re.lastIndex++;
-        continue;
-      }
-      const g = m.length > 1 && m[1] !== undefined ? 1 : 0;
-      const at = g === 0 ? m.index : m.index + m[0].indexOf(m[1]!);
-      out.push({ from: m.index, start: at, end: at + m[g]!.length, kind: x.kind, priority: 2 });
-    }
+    for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2 });
   }
   return out;
 }

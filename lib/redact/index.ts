@@ -28,9 +28,11 @@ import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
 import { BUILTIN_RULES, type ExtraRule, innerScanner, KINDS, render, resolve, scan, type Segment } from "./engine.ts";
 import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
+import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 
 export { KINDS } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
+export { compileUserPattern } from "./pattern.ts";
 
 export interface RedactConfig {
   /** User patterns (config `redact.extra`): regex source; group 1, if any, is the secret. */
@@ -75,25 +77,19 @@ export interface Redactor {
   explainValue?(v: unknown): { output: unknown; found: Found[] };
 }
 
-/** Problems in a redact config (bad regexes, bad kinds); empty when fine. For `doctor`. */
+/** Problems in a redact config (patterns RE2 cannot compile, bad kinds); empty when fine. For `doctor` and config errors. */
 export function checkRedactConfig(config: RedactConfig): string[] {
   const errs: string[] = [];
   for (const [where, list] of [["extra", config.extra], ["repoExtra", config.repoExtra]] as const) {
     for (const [i, x] of (list ?? []).entries()) {
-      if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(x.kind ?? "")) errs.push(`redact.${where}[${i}].kind must be lowercase letters, digits and dashes`);
-      try {
-        new RegExp(x.pattern, "g");
-      } catch (e) {
-        errs.push(`redact.${where}[${i}].pattern: ${(e as Error).message}`);
-      }
+      if (!USER_KIND.test(x.kind ?? "")) errs.push(`redact.${where}[${i}].kind must be lowercase letters, digits and dashes`);
+      const c = compileUserPattern(x.kind, x.pattern);
+      if (c.error) errs.push(`redact.${where}[${i}].pattern (kind "${x.kind}"): ${c.error}`);
     }
   }
   for (const [i, a] of (config.allow ?? []).entries()) {
-    try {
-      new RegExp(a);
-    } catch (e) {
-      errs.push(`redact.allow[${i}]: ${(e as Error).message}`);
-    }
+    const c = compileUserPattern("allow", a);
+    if (c.error) errs.push(`redact.allow[${i}]: ${c.error} (it still matches as a literal)`);
   }
   return errs;
 }
@@ -101,12 +97,9 @@ export function checkRedactConfig(config: RedactConfig): string[] {
 function compileExtras(config: RedactConfig): ExtraRule[] {
   const out: ExtraRule[] = [];
   for (const x of [...(config.extra ?? []), ...(config.repoExtra ?? [])]) {
-    try {
-      // A bad user pattern is skipped (doctor reports it); the hook must still write.
-      out.push({ kind: /^[a-z0-9][a-z0-9-]{0,63}$/.test(x.kind) ? x.kind : "custom", re: new RegExp(x.pattern, "g") });
-    } catch {
-      // skipped
-    }
+    // A pattern RE2 refuses is skipped (checkRedactConfig reports it); the hook must still write.
+    const c = compileUserPattern(USER_KIND.test(x.kind) ? x.kind : "custom", x.pattern);
+    if (c.pattern) out.push(c.pattern);
   }
   return out;
 }
@@ -114,15 +107,8 @@ function compileExtras(config: RedactConfig): ExtraRule[] {
 function compileAllow(allow: readonly string[] | undefined): ((secret: string) => boolean) | undefined {
   if (!allow || allow.length === 0) return undefined;
   const exact = new Set(allow);
-  const res: RegExp[] = [];
-  for (const a of allow) {
-    try {
-      res.push(new RegExp(`^(?:${a})$`));
-    } catch {
-      // literal only
-    }
-  }
-  return (secret) => exact.has(secret) || res.some((r) => r.test(secret));
+  const res = allow.map(allowMatcher).filter((m) => m !== undefined);
+  return (secret) => exact.has(secret) || res.some((r) => r(secret));
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
