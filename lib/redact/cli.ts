@@ -13,7 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
-import { createRedactor, type Found, type RedactConfig } from "./index.ts";
+import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
@@ -33,7 +33,7 @@ function describe(found: readonly Found[], json: boolean): string {
   if (found.length === 0) return "no secrets found\n";
   const lines = found.map((f) => {
     const where = json ? `${f.path}${f.line > 1 || f.column > 1 ? ` ${f.line}:${f.column}` : ""}` : `${f.line}:${f.column}`;
-    return `${where}\t${f.kind}${f.within ? `\t(decoded from ${f.within})` : ""}${f.checksum ? "\t(checksum verified)" : ""}`;
+    return `${where}\t${f.kind}${f.within ? `\t(decoded from ${f.within})` : ""}${f.copy ? "\t(copy of a secret found elsewhere)" : ""}${f.checksum ? "\t(checksum verified)" : ""}`;
   });
   const byKind = new Map<string, number>();
   for (const f of found) byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);
@@ -77,8 +77,9 @@ function parseJsonInput(text: string): { values: unknown[]; lines: boolean } | {
  */
 async function userRedactConfig(): Promise<RedactConfig> {
   const config = await loadConfig(process.env, process.cwd());
-  for (const problem of config.errors) err(`tracegate: config: ${problem}\n`);
-  return { extra: config.redact.extra, allow: config.redact.allow, repoExtra: config.redact.repo_extra };
+  const rc: RedactConfig = { extra: config.redact.extra, allow: config.redact.allow, repoExtra: config.redact.repo_extra };
+  for (const problem of [...config.errors, ...checkRedactConfig(rc)]) err(`tracegate: config: ${problem}\n`);
+  return rc;
 }
 
 export async function redactCommand(argv: string[], config?: RedactConfig): Promise<number> {

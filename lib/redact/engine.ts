@@ -173,6 +173,8 @@ export interface Segment {
   readonly kind: string;
   readonly checksum?: boolean;
   readonly within?: string;
+  /** The tag to render (a copy of a secret in another form carries the original's tag). */
+  readonly tag?: string;
 }
 
 const segmentOf = (c: { start: number; end: number; best: Finding }): Segment =>
@@ -240,7 +242,7 @@ export function render(s: string, segs: readonly Segment[], tag: (secret: string
   let out = "";
   let at = 0;
   for (const g of segs) {
-    out += s.slice(at, g.start) + `[REDACTED:${g.kind}:${tag(s.slice(g.start, g.end))}]`;
+    out += s.slice(at, g.start) + `[REDACTED:${g.kind}:${g.tag ?? tag(s.slice(g.start, g.end))}]`;
     at = g.end;
   }
   return out + s.slice(at);

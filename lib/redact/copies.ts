@@ -1,0 +1,158 @@
+/**
+ * Every copy of a found secret goes. A rule finds a secret where its context
+ * is (`password=…`, `ghp_…`); the same value printed again elsewhere in the
+ * record (an echo, a URL, another field, a JSON dump of the config) has no
+ * context there. So once a call has found its secrets, one more pass masks
+ * every remaining occurrence of each, and of its JSON-escaped, URL-encoded
+ * and base64 forms, with the same kind and tag.
+ */
+
+/** Shortest found value whose copies are masked; shorter finds are masked where found only. */
+export const COPY_MIN = 4;
+/** Below this length a copy must stand alone (no letter or digit either side): `abcd` inside `abcdef` is no copy. */
+export const COPY_BOUNDED_BELOW = 10;
+
+/** A found secret as copies of it are rendered. */
+export interface Known {
+  readonly kind: string;
+  readonly tag: string;
+}
+
+interface Variant {
+  readonly text: string;
+  readonly known: Known;
+  readonly bounded: boolean;
+}
+
+const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
+function formsOf(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  if (secret.includes("/")) forms.add(json.replaceAll("/", "\\/"));
+  try {
+    forms.add(encodeURIComponent(secret));
+  } catch {
+    // lone surrogate: no URL form
+  }
+  if (secret.length >= 12) {
+    const b64 = Buffer.from(secret, "utf8").toString("base64").replace(/=+$/, "");
+    forms.add(b64);
+    forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return [...forms];
+}
+
+/**
+ * Finds and masks copies of known secrets in strings.
+ *
+ * @example
+ * ```ts
+ * const c = new Copies();
+ * c.add("hunter2hunter2", { kind: "password", tag: "1a2b" });
+ * c.mask("echo hunter2hunter2"); // "echo [REDACTED:password:1a2b]"
+ * ```
+ */
+export class Copies {
+  private readonly variants = new Map<string, Variant>();
+  private index: Map<number, Variant[]> | undefined;
+  private minLen = Infinity;
+
+  /** How many distinct secrets (with their forms) are known. */
+  get size(): number {
+    return this.variants.size;
+  }
+
+  /** Registers a found secret; values shorter than COPY_MIN are ignored. */
+  add(secret: string, known: Known): void {
+    if (secret.length < COPY_MIN || this.variants.has(secret)) return;
+    if (secret.includes("[REDACTED:") || /^[\s\W_]*$/.test(secret)) return;
+    for (const text of formsOf(secret)) {
+      if (text.length < COPY_MIN || this.variants.has(text)) continue;
+      this.variants.set(text, { text, known, bounded: text.length < COPY_BOUNDED_BELOW });
+      this.minLen = Math.min(this.minLen, text.length);
+    }
+    this.index = undefined;
+  }
+
+  /**
+   * Spans `[start, end, known]` of copies in `s`, non-overlapping, longest
+   * form first at each position; none inside an existing `[REDACTED:…]` tag.
+   */
+  find(s: string): [number, number, Known][] {
+    if (this.variants.size === 0 || s.length < this.minLen) return [];
+    const hits: [number, number, Known][] = [];
+    if (this.variants.size <= 24) {
+      for (const v of this.variants.values()) {
+        for (let i = s.indexOf(v.text); i !== -1; i = s.indexOf(v.text, i + 1)) {
+          if (this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+        }
+      }
+    } else {
+      // Many secrets: one pass, bucketed by the first two characters.
+      const ix = (this.index ??= this.buildIndex());
+      const n = s.length - this.minLen;
+      for (let i = 0; i <= n; i++) {
+        const list = ix.get(s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1));
+        if (!list) continue;
+        for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+      }
+    }
+    if (hits.length === 0) return hits;
+    hits.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const tags = redactedTags(s);
+    const out: [number, number, Known][] = [];
+    let end = 0;
+    let t = 0;
+    for (const h of hits) {
+      if (h[0] < end) continue;
+      while (t < tags.length && tags[t]![1] <= h[0]) t++;
+      if (t < tags.length && tags[t]![0] < h[1]) continue;
+      out.push(h);
+      end = h[1];
+    }
+    return out;
+  }
+
+  /** `s` with every copy replaced by `[REDACTED:<kind>:<tag>]`. */
+  mask(s: string): string {
+    const spans = this.find(s);
+    if (spans.length === 0) return s;
+    let out = "";
+    let at = 0;
+    for (const [a, b, k] of spans) {
+      out += s.slice(at, a) + `[REDACTED:${k.kind}:${k.tag}]`;
+      at = b;
+    }
+    return out + s.slice(at);
+  }
+
+  private accept(s: string, i: number, v: Variant): boolean {
+    if (!v.bounded) return true;
+    const before = i > 0 ? s.charCodeAt(i - 1) : 32;
+    const after = i + v.text.length < s.length ? s.charCodeAt(i + v.text.length) : 32;
+    return !isWordCode(before) && !isWordCode(after);
+  }
+
+  private buildIndex(): Map<number, Variant[]> {
+    const ix = new Map<number, Variant[]>();
+    for (const v of this.variants.values()) {
+      const k = v.text.charCodeAt(0) * 65536 + v.text.charCodeAt(1);
+      let l = ix.get(k);
+      if (!l) ix.set(k, (l = []));
+      l.push(v);
+    }
+    return ix;
+  }
+}
+
+const TAG = /\[REDACTED:[a-z0-9-]{1,64}:[0-9a-f]{4}\]/g;
+
+function redactedTags(s: string): [number, number][] {
+  if (!s.includes("[REDACTED:")) return [];
+  const out: [number, number][] = [];
+  for (const m of s.matchAll(TAG)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
