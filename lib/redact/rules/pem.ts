@@ -2,27 +2,38 @@
 import { push } from "./push.ts";
 import type { Rule } from "../types.ts";
 
-const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----/y;
+const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----|---- BEGIN SSH2 (ENCRYPTED )?PRIVATE KEY ----/y;
 /** Longest key body read: 4096-bit RSA is ~3.2 KB, large PGP blocks more. */
 const PEM_MAX = 16384;
 const PEM_HEADER = /[A-Za-z][A-Za-z-]{0,40}: [^\n\\]{0,200}/y;
-const PEM_B64 = /[A-Za-z0-9+/=]{0,120}/y;
-const PEM_EOL = /[ \t]{0,8}(?:\r?\n|\\r\\n|\\n)/y;
+const PEM_B64 = /[A-Za-z0-9+/=]{0,16384}/y;
+// A line break as tool output gives it: raw, CRLF, or JSON-escaped once or
+// twice; then the line number `cat -n` ("     2\t"), the Read tool ("     2→",
+// "2\t", a JSON-escaped "2\\t") or an editor gutter ("2 | ", "2: ") puts before it.
+const BREAK = String.raw`(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)`;
+const GUTTER = String.raw`(?:[ \t]{0,8}\d{1,7}(?:\t|\\{1,3}t|→|[ \t]{0,2}[|:])[ \t]?)?`;
+// Or, on one line (newlines flattened to spaces), a space before the next base64 chunk.
+const PEM_EOL = new RegExp(String.raw`[ \t]{0,8}${BREAK}${GUTTER}[ \t]{0,8}|[ \t]{1,4}(?=[A-Za-z0-9+/]{16})`, "y");
+/** What sits between the body and its `-----END`: separators and the END line's gutter. */
+const TAIL = /(?:[ \t\r\n]|\\{1,3}[nrt]|\d{1,7}(?:\t|→|[|:]))*$/;
+/** Base64 of `openssh-key-v1`: an OpenSSH key body, even with its BEGIN line cut off. */
+const OPENSSH_BODY = "b3BlbnNzaC1rZXktdjE";
 
 /**
- * End of a key block's body: line by line while lines look like base64 or,
- * before the base64, PEM headers (`Proc-Type: …`), at most 16 KB. Stops
- * before `-----END`, at a blank line after the base64, and at a `Key: value`
- * line after it, so the text after a cut-off key stays.
+ * End of a key block's body read line by line, for a block with no END in
+ * reach (cut off by `head`, a byte cap or a JSON string): lines that look like
+ * base64 or, before the base64, PEM headers (`Proc-Type: …`), at most 16 KB.
+ * Stops at a blank line after the base64 and at a `Key: value` or prose line
+ * after it, so the text after a cut-off key stays.
  */
-function pemBodyEnd(s: string, start: number): number {
+function pemBodyEnd(s: string, start: number, inBody = false): number {
   const lim = Math.min(s.length, start + PEM_MAX);
   let i = start;
   let end = start;
   let blank = 0;
-  let body = false;
+  let body = inBody;
   PEM_EOL.lastIndex = i;
-  if (PEM_EOL.test(s)) i = PEM_EOL.lastIndex;
+  if (!inBody && PEM_EOL.test(s)) i = PEM_EOL.lastIndex;
   while (i < lim) {
     PEM_HEADER.lastIndex = i;
     const header = !body && PEM_HEADER.test(s);
@@ -45,13 +56,31 @@ function pemBodyEnd(s: string, start: number): number {
       }
       i = PEM_EOL.lastIndex;
     } else {
-      // A line cut by the end of the output (or of a JSON string) is part of
-      // the key; a line that goes on with prose (or "-----END") is not.
-      if (lineEnd > i && (lineEnd >= s.length || s[lineEnd] === '"' || s[lineEnd] === "\\")) end = lineEnd;
+      // A line cut by the end of the output (or of a JSON string, or by a
+      // `...` marker) is part of the key; a short word that goes on with prose is not.
+      if (lineEnd > i && (lineEnd >= s.length || s[lineEnd] === '"' || s[lineEnd] === "\\" || lineEnd - i >= 16)) end = lineEnd;
       break;
     }
   }
   return Math.min(end, lim);
+}
+
+/**
+ * The body's end when the block's own `-----END …PRIVATE KEY` is in reach
+ * with no other BEGIN before it: everything up to it, whatever the line
+ * breaks, numbers or spaces between; else -1.
+ */
+function endMarker(s: string, bodyStart: number): number {
+  const lim = Math.min(s.length, bodyStart + PEM_MAX + 64);
+  const end = s.indexOf("-----END ", bodyStart);
+  const end2 = s.indexOf("---- END SSH2 ", bodyStart);
+  const at = end < 0 ? end2 : end2 < 0 ? end : Math.min(end, end2);
+  if (at < 0 || at > lim) return -1;
+  if (!/^-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY/.test(s.slice(at, at + 64))) return -1;
+  const begin = s.indexOf("-----BEGIN", bodyStart);
+  if (begin >= 0 && begin < at) return -1;
+  const tail = TAIL.exec(s.slice(Math.max(bodyStart, at - 256), at));
+  return at - (tail ? tail[0].length : 0);
 }
 
 /** Whether [a, b) holds at least `min` base64 characters (stops counting early). */
@@ -76,20 +105,37 @@ function pemKind(label: string): string {
   return "private-key";
 }
 
-/** BEGIN…PRIVATE KEY… body, raw or with JSON `\n` escapes, terminated or cut off (up to 16 KB). */
+/**
+ * BEGIN…PRIVATE KEY… body in every shape tool output gives it: raw or CRLF,
+ * JSON-escaped, line-numbered, flattened onto one line, or cut off (up to
+ * 16 KB); OpenSSH, PKCS#1, PKCS#8 (plain and encrypted), EC, DSA, PGP, SSH2.
+ */
 export const pemRule: Rule = {
   kinds: ["private-key", "rsa-private-key", "ec-private-key", "dsa-private-key", "openssh-private-key", "pgp-private-key", "encrypted-private-key"],
-  keywords: ["-----begin "],
-  scan(ctx, pos) {
+  keywords: ["-----begin ", "---- begin ssh2 ", "b3blbnnzac1rzxktdje"],
+  scan(ctx, pos, kw) {
+    if (pos < (ctx.memo.pem ?? 0)) return;
+    if (kw === "b3blbnnzac1rzxktdje") {
+      // An OpenSSH body on its own (its BEGIN line cut off, or a key pasted without it).
+      if (!ctx.s.startsWith(OPENSSH_BODY, pos) || (pos > 0 && /[A-Za-z0-9+/]/.test(ctx.s[pos - 1]!))) return;
+      const end = pemBodyEnd(ctx.s, pos, true);
+      if (end - pos < 40) return;
+      ctx.memo.pem = end;
+      push(ctx, { from: pos, start: pos, end, kind: "openssh-private-key", priority: 2.8 });
+      return;
+    }
     PEM_HEAD.lastIndex = pos;
     const m = PEM_HEAD.exec(ctx.s);
     if (!m) return;
     const bodyStart = pos + m[0].length;
-    // Line by line rather than "up to the next END": a truncated block must
-    // not swallow the text (and other blocks) between it and a later END.
-    const bodyEnd = pemBodyEnd(ctx.s, bodyStart);
+    // Up to this block's own END when it is in reach; else line by line, so a
+    // truncated block does not swallow the text after it.
+    const marked = endMarker(ctx.s, bodyStart);
+    const bodyEnd = marked >= 0 ? marked : pemBodyEnd(ctx.s, bodyStart);
     // Docs stubs (`...`) hold nothing to leak.
     if (!hasBase64Run(ctx.s, bodyStart, bodyEnd, 20)) return;
-    push(ctx, { from: pos, start: bodyStart, end: bodyEnd, kind: pemKind(m[1]! + (m[2] ?? "")), priority: 2.8 });
+    ctx.memo.pem = bodyEnd;
+    const label = m[3] !== undefined || m[0].startsWith("---- ") ? `SSH2 ${m[3] ?? ""}` : m[1]! + (m[2] ?? "");
+    push(ctx, { from: pos, start: bodyStart, end: bodyEnd, kind: pemKind(label), priority: 2.8 });
   },
 };
