@@ -50,6 +50,12 @@ export interface RedactConfig {
   readonly repoExtra?: readonly { readonly kind: string; readonly pattern: string }[];
   /** Fingerprint key (bytes, string or a lazy loader). Default: the data dir's `redact.key`. */
   readonly fingerprintKey?: FingerprintKey;
+  /**
+   * More aggressive unlabelled-entropy detection (`tracegate redact --strict`,
+   * the export's second pass): lower floors, shorter tokens. More false
+   * positives by design; the hook never sets it.
+   */
+  readonly strict?: boolean;
 }
 
 /** One finding as `--explain` reports it: where and what kind, never the value. */
