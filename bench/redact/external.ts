@@ -55,9 +55,42 @@ const FORMS: Record<string, (v: string, kind: string) => string> = {
 /** Whether a secret is prefixed: a short literal head then a separator (`ghp_`, `sk-`, `PMAK-`) or a known fixed head. */
 const prefixed = (v: string): boolean => /^(?:[A-Za-z]{2,12}[0-9]{0,2}[_\-.~]|AKIA|ASIA|AIza|EAA[A-Za-z0-9]|ya29\.)/.test(v) && v.length >= 20;
 
+/**
+ * The part of a fixture's secret that must go. The redactor keeps a token's
+ * literal prefix (`sk-ant-api03-`, `shippo_live_`) and a URL's scheme, host
+ * and words (`https://hooks.slack.com/services/`), so those are not scored:
+ * short leading word segments are stripped while 16+ characters remain, and
+ * of a URL only the password, or the path segments that look random, count.
+ */
+export function randomParts(secret: string): string[] {
+  const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/?#\s]*)(.*)$/i.exec(secret);
+  if (url) {
+    const auth = url[1]!.lastIndexOf("@");
+    if (auth >= 0) {
+      const userinfo = url[1]!.slice(0, auth);
+      const colon = userinfo.indexOf(":");
+      return [colon >= 0 ? userinfo.slice(colon + 1) : userinfo].filter((x) => x.length > 0);
+    }
+    const segs = url[2]!.split(/[/?#&=]+/).filter((x) => x.length >= 8 && /\d/.test(x) && /[a-z]/i.test(x));
+    return segs.length > 0 ? segs : [secret];
+  }
+  let rest = secret;
+  for (let k = 0; k < 3; k++) {
+    const m = /^[A-Za-z][A-Za-z0-9]{0,11}[-_.]/.exec(rest);
+    if (!m || rest.length - m[0].length < 16) break;
+    rest = rest.slice(m[0].length);
+  }
+  return [rest];
+}
+
 function caught(out: string, secret: string): boolean {
-  if (secret.length < 12) return !out.includes(secret);
-  for (let i = 0; i + 12 <= secret.length; i++) if (out.includes(secret.slice(i, i + 12))) return false;
+  for (const part of randomParts(secret)) {
+    if (part.length < 12) {
+      if (out.includes(part)) return false;
+      continue;
+    }
+    for (let i = 0; i + 12 <= part.length; i++) if (out.includes(part.slice(i, i + 12))) return false;
+  }
   return true;
 }
 
@@ -165,7 +198,7 @@ function walk(dir: string, keep: (p: string) => boolean, out: string[], limit: n
       continue;
     }
     if (st.isDirectory()) {
-      if (/^(?:\.git|test|tests|__tests__|spec|fixtures?|examples?|testdata|docs?)$/i.test(n)) continue;
+      if (/^(?:\.git|test|tests|__tests__|spec|fixtures?|examples?|test_?data|docs?)$/i.test(n)) continue;
       walk(p, keep, out, limit);
     } else if (st.isFile() && st.size > 0 && st.size < 2_000_000 && keep(p)) out.push(p);
   }
@@ -177,7 +210,8 @@ const spread = <T>(xs: readonly T[], n: number): T[] => (xs.length <= n ? [...xs
 function gitDocs(repo: string, re: RegExp, n: number): { name: string; text: string }[] {
   if (!existsSync(repo)) return [];
   const files = execFileSync("git", ["-C", repo, "ls-tree", "-r", "--name-only", "HEAD"], { encoding: "utf8", maxBuffer: 64 << 20 }).split("\n").filter((p) => re.test(p));
-  return spread(files, n).map((p) => ({ name: `${repo.split("/").at(-2)}:${p}`, text: execFileSync("git", ["-C", repo, "show", `HEAD:${p}`], { encoding: "utf8", maxBuffer: 64 << 20 }) }));
+  const kept = files.filter((p) => !/(?:^|\/)(?:test_?data|tests?|examples?|fixtures?|docs?)\//i.test(p));
+  return spread(kept, n).map((p) => ({ name: `${repo.split("/").at(-2)}:${p}`, text: execFileSync("git", ["-C", repo, "show", `HEAD:${p}`], { encoding: "utf8", maxBuffer: 64 << 20 }) }));
 }
 
 const MIRROR = "/work/.mirror";

@@ -431,6 +431,12 @@ function extractGitleaks(repo: string, rand: () => number): Extracted {
  * longest token.
  */
 function secretIn(line: string): string | undefined {
+  const userinfo = /:\/\/[^:/@\s"']+:([^@\s"']+)@/.exec(line);
+  if (userinfo) return userinfo[1];
+  const user = /(?:-u|--user)\s+["']?[^:\s"']*:["']?([^\s"']+)/.exec(line);
+  if (user) return user[1];
+  const authz = /Authorization:\s*(?:[A-Za-z-]+\s+)?([^\s"'\\]{8,})/i.exec(line);
+  if (authz) return authz[1];
   const assigned = /[:=]\s*["'`]?([^"'`\s,;]{8,})["'`]?\s*[,;]?\s*$/.exec(line.trim());
   if (assigned && !/^https?:/.test(assigned[1]!)) return assigned[1];
   const toks = line.match(/[A-Za-z0-9+/=_.~:@-]{12,}/g) ?? [];
@@ -509,6 +515,8 @@ function extractTrufflehog(repo: string, rand: () => number): Extracted {
         if (text.includes(w)) secrets.add(w);
         else for (const p of w.split(/[:;|,\s]+/)) if (p.length >= 8 && text.includes(p)) secrets.add(p);
       }
+      // Parts of a composite `want` that are not secrets: emails, host names, JSON key names, PEM markers.
+      for (const x of [...secrets]) if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(x) || /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?$/i.test(x) || /["]|-----/.test(x)) secrets.delete(x);
       if (secrets.size > 0) positives.push({ src: "trufflehog", kind, context: text, secrets: [...secrets] });
     }
   }

@@ -22,7 +22,7 @@ const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
 /** Parses what follows a key: separator, optional quotes, the value. */
-function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean } | undefined {
+function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
   let i = keyEnd;
   const n = s.length;
   // Closing quote of the key: `"key"`, `'key'`, JSON-escaped `\"key\"`.
@@ -86,7 +86,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
     j++;
   }
   if (xml && !s.startsWith("</", j)) return undefined;
-  return { start, end: j, flag };
+  return { start, end: j, flag, bare: !xml };
 }
 
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
@@ -155,7 +155,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   ctx.memo.kv = Math.max(b, v.end);
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
-  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict)) return;
+  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

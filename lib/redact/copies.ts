@@ -24,6 +24,19 @@ interface Variant {
   readonly bounded: boolean;
 }
 
+/**
+ * Whether copies of a find are worth masking: a value with the look of a
+ * credential. A word or identifier a context rule took for a value
+ * (`otp = await …`, `Secret: secretValue`) must not be masked across the
+ * whole record on top: that turns one doubtful find into dozens.
+ */
+export function copyWorthy(secret: string): boolean {
+  if (secret.length < COPY_MIN || /^[\s\W_]*$/.test(secret)) return false;
+  // Letters only, or an identifier without digits (`SecretsCollection`, `api_key`): a word, not a credential.
+  if (/^[A-Za-z_$][A-Za-z_$.]*$/.test(secret)) return false;
+  return true;
+}
+
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
@@ -68,7 +81,7 @@ export class Copies {
   /** Registers a found secret; values shorter than COPY_MIN are ignored. */
   add(secret: string, known: Known): void {
     if (secret.length < COPY_MIN || this.variants.has(secret)) return;
-    if (secret.includes("[REDACTED:") || /^[\s\W_]*$/.test(secret)) return;
+    if (secret.includes("[REDACTED:") || !copyWorthy(secret)) return;
     for (const text of formsOf(secret)) {
       if (text.length < COPY_MIN || this.variants.has(text)) continue;
       this.variants.set(text, { text, known, bounded: text.length < COPY_BOUNDED_BELOW });

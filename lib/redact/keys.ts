@@ -222,7 +222,8 @@ const SIMPLE_WORDS = new Set([
   "password", "passwd", "token", "string", "str", "number", "int", "bool", "boolean", "bytes", "any", "object", "text",
   "varchar", "char", "hidden", "required", "optional", "secretstr", "secretbytes", "default", "string;", "str,",
   "bearer", "basic", "admin", "root", "user", "guest", "string,", "string)", "str)", "unknown", "never", "void",
-  "nullable", "env", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
+  "nullable", "env", "await", "async", "function", "return", "yield", "typeof", "require", "import", "const", "self",
+  "this", "cls", "new", "lambda", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
 ]);
 
 /**
@@ -237,8 +238,17 @@ const SIMPLE_WORDS = new Set([
  * plausibleSecret("user:42:profile", false, "cache_key", true); // false
  * ```
  */
-export function plausibleSecret(v: string, password: boolean, keyName = "", strict = false): boolean {
+export function plausibleSecret(v: string, password: boolean, keyName = "", strict = false, bare = false): boolean {
   const n = v.length;
+  // Unquoted in code, an identifier is a reference to a variable, type or
+  // call (`secret: PotentialSecret`, `token = getToken(…)`, `auth: v4auth_header`),
+  // not a literal: literals carry quotes. An env-file value is bare too, so
+  // only identifier shapes a credential never has are dropped.
+  if (bare && /^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)*$/.test(v)) {
+    if (/^[A-Za-z][a-z]{1,}(?:[A-Z][a-z]{2,}[0-9]{0,2})+$/.test(v)) return false; // PascalCase / camelCase
+    if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(v) && !/\d{3}/.test(v)) return false; // snake_case
+    if (v.includes(".") && !/\d{3}/.test(v)) return false; // member path
+  }
   // A weakly labelled value counts only when it is token-like: one word, long,
   // mixed case and digits, high entropy (hex digests and ids stay).
   if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
@@ -255,7 +265,10 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[x*0#.\s-]+$/i.test(v)) return false;
   // Function calls, indexers, dotted identifier paths: code, not a literal.
   if (/^[A-Za-z_$][\w$.]*\s?\(.*\)?;?$/.test(v) && v.includes("(")) return false;
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && !/\d/.test(v)) return false;
+  // Dotted identifier paths (`exports2.STRICT_TOKEN`, `this.#headers.cookies`): code.
+  if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(v) && v.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
+  // printf-style templates (`/v2/tokens/%s`).
+  if (/%[sdvq]\b|%\(/.test(v)) return false;
   if (/^[A-Za-z_$][\w$]*\[/.test(v)) return false;
   // Type annotations: `password: string`, `Optional[str]`, `str | None`.
   if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
@@ -272,8 +285,10 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   }
   // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
   if (/^[\d.,_:+-]+$/.test(v) && !/^\d{20,}$/.test(v)) return false;
-  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN
-  if (/^[a-z]+(?:[_-][a-z]+)*$/.test(v)) return false; // my_secret_name
+  if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
+  if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
+  // Tokens have no spaces (passwords may).
+  if (/\s/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
   if ("abcdefghijklmnopqrstuvwxyz".includes(lower) || "0123456789".includes(lower)) return false;
   const h = entropy(v);
