@@ -4,6 +4,7 @@
  * occurred; then resolve overlapping findings and render the replacement.
  */
 import { contextRule } from "./context.ts";
+import { entropyRule } from "./rules/entropy.ts";
 import { prefixRule } from "./prefix.ts";
 import { STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
@@ -11,7 +12,7 @@ import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
 /** Every built-in rule. */
-export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule];
+export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule, entropyRule];
 
 /** Every built-in finding kind. */
 export const KINDS: readonly string[] = [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort();
@@ -100,6 +101,7 @@ const NONE: number[] = [];
 export interface ScanOpts {
   readonly depth?: number;
   readonly budget?: { left: number };
+  readonly strict?: boolean;
 }
 
 /**
@@ -112,7 +114,8 @@ export interface ScanOpts {
  */
 export function strongest(findings: readonly Finding[]): Inner | undefined {
   let best: Finding | undefined;
-  for (const f of findings) if (!best || f.priority > best.priority || (f.priority === best.priority && f.start < best.start)) best = f;
+  // An unlabelled-entropy find (priority below 1) names nothing: decoded random bytes are just that.
+  for (const f of findings) if (f.priority >= 1 && (!best || f.priority > best.priority || (f.priority === best.priority && f.start < best.start))) best = f;
   return best && { kind: best.kind, priority: best.priority };
 }
 
@@ -141,7 +144,7 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   const out: Finding[] = [];
   if (s.length < 4) return out;
   const depth = opts.depth ?? 0;
-  const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }) };
+  const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
   const hits = findKeywords(s, keywordIndex(rules));
   for (const rule of rules) {
     if (rule.scanHits) {

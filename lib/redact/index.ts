@@ -187,9 +187,10 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const extras = compileExtras(config);
   const allowed = compileAllow(config.allow);
   const tag = makeTagger(config.fingerprintKey);
+  const strict = config.strict === true;
 
   const segmentsOf = (s: string, budget: { left: number }): Segment[] => {
-    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget }));
+    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict }));
     return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
   };
 

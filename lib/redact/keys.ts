@@ -115,6 +115,23 @@ function termIn(w: string): { term: string; rest: string } | undefined {
   return undefined;
 }
 
+/**
+ * Whether a key name says its value is not a secret although it has a
+ * secret-ish word (`nextPageToken`, `max_tokens`, `public_key`, `sortKey`).
+ *
+ * @example
+ * ```ts
+ * negatedKey("nextPageToken"); // true
+ * negatedKey("api_key");       // false
+ * ```
+ */
+export function negatedKey(key: string): boolean {
+  const words = keyWords(key);
+  if (words.length === 1 && EXACT_NEG.has(words[0]!)) return true;
+  if (words.some((w) => HEAD_NEG.has(w))) return true;
+  return words.length >= 2 && words[words.length - 1] === "key" && KEY_HEAD_NEG.has(words[words.length - 2]!);
+}
+
 const cache = new Map<string, KeyClass | null>();
 
 /**

@@ -37,6 +37,8 @@ export interface ScanCtx {
    * is spent, which keeps a scan linear in its input.
    */
   readonly inner?: (plain: string) => Inner | undefined;
+  /** More aggressive unlabelled-entropy detection (`tracegate redact --strict`). */
+  readonly strict?: boolean;
 }
 
 /**

@@ -1,0 +1,228 @@
+/**
+ * Secrets with a weak label or none: a context-aware entropy rule.
+ *
+ * One pass over the text finds every token-like run (16 to 512 characters of
+ * `A-Z a-z 0-9 + / = _ - . ~`). A run is redacted when it looks random and no
+ * guard says what else it is:
+ *
+ * - **guards** (never redacted by this rule): pure hex outside a label (git
+ *   object ids, digests, trace ids), UUIDs outside a label, anything after
+ *   `sha1-`/`sha256:`/`sha512-`/`h1:`/`integrity`/`base64,` (digests,
+ *   lockfile hashes, `data:image/…;base64,` blobs), paths, host names,
+ *   versions and dotted member paths, identifiers built of words
+ *   (`release-2024-01-05`, `getUser2FAToken`);
+ * - **randomness**: letters and digits mixed, Shannon entropy near the
+ *   maximum its length and alphabet allow, and few pronounceable word runs;
+ * - **weak labels** on the same line just before it (`Key=`, `token - '…'`,
+ *   `Your API key is …`, `authenticated with …`, `pass '…'`) lower the bar:
+ *   shorter tokens, hex and UUIDs count.
+ *
+ * `strict` (the export's second pass, `tracegate redact --strict`) lowers the
+ * bar further and lets unlabelled hex of 32+ characters through. The hook
+ * never runs strict. Priority is the lowest of all rules, so any rule that
+ * knows the token's kind wins on overlap.
+ */
+import { entropy, negatedKey } from "../keys.ts";
+import type { Rule, ScanCtx } from "../types.ts";
+
+const MIN = 16;
+const MAX = 512;
+const LABELLED_MIN = 10;
+
+/** Token characters: A-Z a-z 0-9 + / = _ - . ~ */
+const TOKEN = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~") TOKEN[c.charCodeAt(0)] = 1;
+
+// Weak labels: a secret-ish word, then a separator, right before the token on its line.
+const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
+const WITH = /(?:authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
+// What a token right after these is not a secret: digests, lockfile hashes, image data.
+const GUARD_BEFORE = /(?:sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
+const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
+const PUBLIC_DER = /^(?:MFkwEwYHKoZIzj0|MHYwEAYHKoZIzj0|MIGbMBAGByqGSM49|MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A|MIICIjANBgkqhkiG9w0BAQEFAAOCAg8A|MCowBQYDK2Vw|AAAAB3NzaC1|AAAAC3NzaC1|AAAAE2VjZHNh)/;
+const VOWELS = /[aeiouyAEIOUY]/;
+
+/** Letter runs that read like words (`User`, `token`, `Name`): split at digits, symbols and lower-to-upper steps. */
+function wordCover(t: string): number {
+  let covered = 0;
+  for (const run of t.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)) {
+    if (run.length < 3) continue;
+    if (!VOWELS.test(run)) continue;
+    if (/[^aeiouyAEIOUY]{5}/.test(run)) continue;
+    const v = (run.match(/[aeiouyAEIOUY]/g) ?? []).length / run.length;
+    if (v >= 0.15 && v <= 0.67) covered += run.length;
+  }
+  return covered / t.length;
+}
+
+/** Whether `t` is a path, host name, version, member path or word-built identifier. */
+function structured(t: string): boolean {
+  // Paths: two or more slashes with a word segment.
+  if ((t.match(/\//g) ?? []).length >= 2 && t.split("/").some((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg))) return true;
+  // Words and short numbers joined by - or _ (`my-test-org-123`, `release_2024_01_05`).
+  const pieces = t.split(/[-_]+/).filter((p) => p.length > 0);
+  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,12}|[A-Z][a-z]{1,11}|[A-Z]{1,6}|\d{1,8}|v\d{1,3})$/.test(p))) return true;
+  return false;
+}
+
+interface Bar {
+  readonly min: number;
+  /** Fraction of the maximum entropy for the token's length and alphabet. */
+  readonly frac: number;
+  readonly hex: boolean;
+  readonly uuid: boolean;
+  readonly words: number;
+}
+
+const BARE: Bar = { min: 20, frac: 0.86, hex: false, uuid: false, words: 0.45 };
+const BARE_STRICT: Bar = { min: 16, frac: 0.8, hex: true, uuid: false, words: 0.6 };
+const LABELLED: Bar = { min: LABELLED_MIN, frac: 0.75, hex: true, uuid: true, words: 0.5 };
+
+/** Whether token `t` passes `bar`: looks random and is not one of the guarded shapes. */
+export function randomToken(t: string, bar: Bar): boolean {
+  const n = t.length;
+  if (n < bar.min || n > MAX) return false;
+  // One pass for the character classes: most runs (identifiers, words) stop here.
+  let digits = 0;
+  let ups = 0;
+  let lows = 0;
+  let hexOnly = true;
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c >= 65 && c <= 90) {
+      ups++;
+      if (c > 70) hexOnly = false;
+    } else if (c >= 97 && c <= 122) {
+      lows++;
+      if (c > 102) hexOnly = false;
+    } else if (c !== 45) hexOnly = false;
+  }
+  const letters = ups + lows;
+  if (letters < 4) return false;
+  // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
+  if (digits === 0 && !(n >= 24 && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
+  if (hexOnly) {
+    if (UUID.test(t)) return bar.uuid;
+    if (!HEX.test(t)) return false;
+    if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
+    return entropy(t) >= Math.min(3.3, Math.log2(Math.min(n, 16)) * 0.8);
+  }
+  if (structured(t)) return false;
+  if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
+  if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
+  const classes = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (/[+/=_.~-]/.test(t) ? 4 : 0);
+  const max = Math.log2(Math.min(n, classes));
+  return entropy(t) >= max * bar.frac;
+}
+
+function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
+  const lineStart = Math.max(s.lastIndexOf("\n", start - 1) + 1, start - 64);
+  const before = s.slice(lineStart, start);
+  const m = LABEL.exec(before);
+  if (m) {
+    // The whole key the label word ends (`nextPageToken:`, `public_key =`): some name no secret.
+    const key = /[A-Za-z0-9_.-]*$/.exec(before.slice(0, m.index + m[0].search(/[^A-Za-z]|$/)))?.[0] ?? "";
+    return negatedKey(key.replace(/^[._-]+/, "")) ? "negated" : "labelled";
+  }
+  return WITH.test(before) ? "labelled" : "none";
+}
+
+/**
+ * Spans of public PEM blocks (certificates, public keys, PGP public blocks):
+ * their base64 bodies look random and are not secrets.
+ */
+function publicBlocks(s: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = s.indexOf("-----BEGIN "); i !== -1; i = s.indexOf("-----BEGIN ", i + 11)) {
+    const head = /^-----BEGIN ([A-Z0-9 ]{1,40})-----/.exec(s.slice(i, i + 64));
+    if (!head || head[1]!.includes("PRIVATE")) continue;
+    const end = s.indexOf("-----END ", i + head[0].length);
+    out.push([i, end < 0 ? Math.min(s.length, i + 65536) : end]);
+  }
+  return out;
+}
+
+/**
+ * Splits a run into what is scored: surrounding dots/dashes trimmed, and for
+ * a dotted run (`host.name.tld`, `obj.member`, a JWT-like `a.b.c`) its longest
+ * segment stands for the whole.
+ */
+function core(t: string): string {
+  const m = /^[-.~=]*(.*?)[-.~]*$/.exec(t);
+  const c = m ? m[1]! : t;
+  if (!c.includes(".")) return c;
+  const segs = c.split(".");
+  if (segs.length > 2 && segs.every((x) => x.length < 40)) {
+    // Dotted names (`a.b.c.d`): only when every segment is itself random.
+    const long = segs.filter((x) => x.length >= 6);
+    if (long.length < 2) return "";
+  }
+  return segs.reduce((a, b) => (b.length > a.length ? b : a), "");
+}
+
+/** See the module comment. */
+export const entropyRule: Rule = {
+  kinds: ["high-entropy-token", "labelled-token"],
+  keywords: [],
+  scan() {
+    // Keyword-free: everything happens in scanHits.
+  },
+  scanHits(ctx: ScanCtx) {
+    const s = ctx.s;
+    const n = s.length;
+    const bare = ctx.strict ? BARE_STRICT : BARE;
+    const skip = s.includes("-----BEGIN ") ? publicBlocks(s) : [];
+    let k = 0;
+    let i = 0;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c >= 128 || TOKEN[c] !== 1) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < n) {
+        const d = s.charCodeAt(j);
+        if (d >= 128 || TOKEN[d] !== 1) break;
+        j++;
+      }
+      // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
+      let a = i;
+      if (a >= 1 && s.charCodeAt(a - 1) === 92 && /[nrtbfu]/.test(s[a]!)) a++;
+      const len = j - a;
+      while (k < skip.length && skip[k]![1] <= a) k++;
+      const inPublic = k < skip.length && skip[k]![0] <= a;
+      if (!inPublic && len >= LABELLED_MIN && len <= MAX * 2) consider(ctx, a, j, bare);
+      i = j;
+    }
+  },
+};
+
+function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
+  const s = ctx.s;
+  const prev = a > 0 ? s.charCodeAt(a - 1) : 32;
+  // Inside a word or an escape sequence, or part of our own tag.
+  if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
+  if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
+  const run = s.slice(a, b);
+  const t = core(run);
+  if (t.length < LABELLED_MIN) return;
+  // The cheapest test first: most runs in code and prose are words or identifiers.
+  if (!randomToken(t, LABELLED)) return;
+  const head = s.slice(Math.max(0, a - 40), a);
+  if (GUARD_BEFORE.test(head)) return;
+  // `://` before: a URL's host or path; its userinfo and query have their own rules.
+  if (/:\/\/[^\s"'<>]*$/.test(head)) return;
+  const label = labelOf(s, a);
+  // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
+  if (label === "negated") return;
+  const labelled = label === "labelled";
+  if (!labelled && !randomToken(t, bare)) return;
+  const start = a + /^[-.~=]*/.exec(run)![0].length;
+  const end = start + run.slice(start - a).replace(/[-.~]+$/, "").length;
+  ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: 0.5 });
+}
