@@ -126,6 +126,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://user:pass@` is URL userinfo (its own rule keeps the host).
   if (a >= 3 && s.startsWith("://", a - 3)) return;
+  // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api`): a name, not a key.
+  if (a > 0 && s[a - 1] === ":" && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 200), a))) return;
   // `--db-password`, `.password`, `-Dpassword`: strip flag dashes and dots for naming only.
   let keyStart = a;
   while (keyStart < b && (s[keyStart] === "-" || s[keyStart] === ".")) keyStart++;
@@ -153,6 +155,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     value = s.slice(v.start, v.end);
   }
   ctx.memo.kv = Math.max(b, v.end);
+  // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
+  if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
   if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;

@@ -129,6 +129,11 @@ export class Copies {
     return out;
   }
 
+  /** The kind and tag a find registered for exactly `text`, if any. */
+  lookup(text: string): Known | undefined {
+    return this.variants.get(text)?.known;
+  }
+
   /** `s` with every copy replaced by `[REDACTED:<kind>:<tag>]`. */
   mask(s: string): string {
     const spans = this.find(s);

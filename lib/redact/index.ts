@@ -367,8 +367,14 @@ interface Call {
  * `segs` plus a segment for every copy of a known secret that no segment
  * already covers, in order. A copy carries the original's tag.
  */
-function withCopies(s: string, segs: readonly Segment[], copies: Copies): readonly Segment[] {
-  if (copies.size === 0) return segs;
+function withCopies(s: string, segs0: readonly Segment[], copies: Copies): readonly Segment[] {
+  if (copies.size === 0) return segs0;
+  // A token the entropy rule found that is a copy of a secret a stronger rule named elsewhere: that name.
+  const segs = segs0.map((g) => {
+    if (g.kind !== "high-entropy-token" && g.kind !== "labelled-token") return g;
+    const k = copies.lookup(s.slice(g.start, g.end));
+    return k && k.kind !== g.kind ? { ...g, kind: k.kind } : g;
+  });
   const spans = copies.find(s);
   if (spans.length === 0) return segs;
   const out: Segment[] = [];

@@ -232,7 +232,7 @@ const ascii = new Uint32Array(128);
 
 // `$VAR` and `%VAR%` only as a whole value or before a path/separator: a
 // password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference.
-const REFERENCE = /^(?:\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
+const REFERENCE = /^(?:<|\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
 const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
 const SIMPLE_WORDS = new Set([
   "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "test", "testing", "secret",
@@ -266,6 +266,8 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
     if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(v) && !/\d{3}/.test(v)) return false; // snake_case
     if (v.includes(".") && !/\d{3}/.test(v)) return false; // member path
   }
+  // Expressions: `b.token||c`, `x ?? y`, `a && b`.
+  if (bare && /\|\||&&|\?\?/.test(v)) return false;
   // A weakly labelled value counts only when it is token-like: one word, long,
   // mixed case and digits, high entropy (hex digests and ids stay).
   if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
@@ -290,8 +292,10 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Type annotations: `password: string`, `Optional[str]`, `str | None`.
   if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
   if (/^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
-  // Labels and prose: letters and spaces with a space, or a sentence.
-  if (/^[A-Za-z][A-Za-z' ]*[A-Za-z.:?!…]?$/.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v))) return false;
+  // Labels and prose in any language (`Passwort bestätigen`): letters and spaces with a space, or a sentence.
+  if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v))) return false;
+  // The tail of a bracketed placeholder (`<user:password>`, `[PASSWORD]`).
+  if (/^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
   if (/\s/.test(v) && v.split(/\s+/).length > 4) return false;
   // Filesystem paths and plain URLs without credentials.
   if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;

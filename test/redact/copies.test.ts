@@ -72,14 +72,14 @@ describe("copies", () => {
     const pw = g.s(A.b62, 16);
     const s = r.scope!();
     // The bare copy comes first, before the labelled one is seen.
-    const a = s.value({ stdout: `token ${pw}` });
+    const a = s.value({ stdout: `got ${pw}` });
     const b = s.value({ env: { DB_PASSWORD: pw }, t: tok });
     const c = s.value({ again: tok.slice(4) });
     const all = JSON.stringify(s.maskCopies([a, b, c]));
     expect(leak(all, pw)).toBeUndefined();
     expect(leak(all, tok.slice(4))).toBeUndefined();
     // A fresh scope remembers nothing.
-    expect(JSON.stringify(r.scope!().value({ stdout: `token ${pw}` }))).toContain(pw);
+    expect(JSON.stringify(r.scope!().value({ stdout: `got ${pw.slice(0, 10)}` }))).toContain(pw.slice(0, 10));
   });
 
   test("a clean record is returned unchanged", () => {

@@ -37,7 +37,7 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
 const WITH = /(?:authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
 // What a token right after these is not a secret: digests, lockfile hashes, image data.
-const GUARD_BEFORE = /(?:sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
+const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?|sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
 const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
@@ -48,7 +48,8 @@ const VOWELS = /[aeiouyAEIOUY]/;
 function wordCover(t: string): number {
   let covered = 0;
   for (const run of t.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)) {
-    if (run.length < 3) continue;
+    // Words are lowercase or Capitalized; runs of capitals in a random token are not words.
+    if (run.length < 3 || !/^[A-Z]?[a-z]+$/.test(run)) continue;
     if (!VOWELS.test(run)) continue;
     if (/[^aeiouyAEIOUY]{5}/.test(run)) continue;
     const v = (run.match(/[aeiouyAEIOUY]/g) ?? []).length / run.length;
@@ -63,7 +64,7 @@ function structured(t: string): boolean {
   if ((t.match(/\//g) ?? []).length >= 2 && t.split("/").some((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg))) return true;
   // Words and short numbers joined by - or _ (`my-test-org-123`, `release_2024_01_05`).
   const pieces = t.split(/[-_]+/).filter((p) => p.length > 0);
-  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,12}|[A-Z][a-z]{1,11}|[A-Z]{1,6}|\d{1,8}|v\d{1,3})$/.test(p))) return true;
+  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,12}|[A-Z][a-z]{1,11}|[A-Z]{1,6}|\d{1,8}|v\d{1,3}|[a-z]{2,12}\d{1,3})$/.test(p))) return true;
   return false;
 }
 
@@ -204,6 +205,16 @@ export const entropyRule: Rule = {
 
 function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const s = ctx.s;
+  // `=` inside a run is an assignment (`Key=value`, `a=b=c`), not base64 padding: score each side.
+  const eq = s.indexOf("=", a);
+  if (eq !== -1 && eq < b - 1 && s.charCodeAt(eq + 1) !== 61) {
+    let e = eq;
+    while (e > a && s.charCodeAt(e - 1) === 61) e--;
+    if (e - a >= LABELLED_MIN) consider(ctx, a, e, bare);
+    let f = eq + 1;
+    if (b - f >= LABELLED_MIN) consider(ctx, f, b, bare);
+    return;
+  }
   const prev = a > 0 ? s.charCodeAt(a - 1) : 32;
   // Inside a word or an escape sequence, or part of our own tag.
   if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
@@ -215,6 +226,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (!randomToken(t, LABELLED)) return;
   const head = s.slice(Math.max(0, a - 40), a);
   if (GUARD_BEFORE.test(head)) return;
+  // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
+  if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
   // `://` before: a URL's host or path; its userinfo and query have their own rules.
   if (/:\/\/[^\s"'<>]*$/.test(head)) return;
   const label = labelOf(s, a);
