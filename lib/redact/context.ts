@@ -25,8 +25,10 @@ const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Sec
 function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
   let i = keyEnd;
   const n = s.length;
+  const opener = s[keyStart - 1];
+  let closed = false;
   // Closing quote of the key: `"key"`, `'key'`, JSON-escaped `\"key\"`.
-  if (s[i] === '"' || s[i] === "'") i++;
+  if (s[i] === '"' || s[i] === "'") ((i++), (closed = true));
   else if (s[i] === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) i += 2;
   else if (s[i] === "]" && s[keyStart - 1] === "[") i++; // os.environ["KEY"] style is a reference; ["key"] in TOML tables is not a value
   let sp = 0;
@@ -48,6 +50,8 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   else if (sp > 0 && s[keyStart - 1] === "-") flag = true; // --password x
   else return undefined;
   if (c === ":" && s[i] === "/" && s[i + 1] === "/") return undefined; // a URL scheme, not a key
+  // `'Password:'` is a prompt string, not a key: its own quote closes right after the separator.
+  if (!closed && (opener === "'" || opener === '"') && s[i] === opener) return undefined;
   sp = 0;
   while (i < n && (s[i] === " " || s[i] === "\t") && sp < 8) {
     i++;

@@ -26,7 +26,9 @@ export const authzRule: Rule = {
       push(ctx, { from: pos, start: a, end: b, kind: "basic-auth", priority: 2 });
       return;
     }
-    if (!plausibleSecret(v, scheme !== "" && scheme !== "bearer")) return;
+    // Unquoted and no scheme: in code that is a variable (`'Authorization': v4auth_header`).
+    const bare = scheme === "" && !/["'`]/.test(ctx.s[a - 1] ?? "");
+    if (!plausibleSecret(v, scheme !== "" && scheme !== "bearer", "", false, bare)) return;
     push(ctx, { from: pos, start: a, end: b, kind: scheme === "bearer" ? "bearer-token" : "auth-header", priority: 2 });
   },
 };

@@ -47,13 +47,14 @@ const VOWELS = /[aeiouyAEIOUY]/;
 /** Letter runs that read like words (`User`, `token`, `Name`): split at digits, symbols and lower-to-upper steps. */
 function wordCover(t: string): number {
   let covered = 0;
-  for (const run of t.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)) {
-    // Words are lowercase or Capitalized; runs of capitals in a random token are not words.
-    if (run.length < 3 || !/^[A-Z]?[a-z]+$/.test(run)) continue;
+  for (const r0 of t.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)) {
+    // Words are lowercase, Capitalized or, in CONSTANT_NAMES, all capitals.
+    const run = r0.length >= 4 && /^[A-Z]+$/.test(r0) ? r0.toLowerCase() : r0;
+    if (run.length < 4 || !/^[A-Z]?[a-z]+$/.test(run)) continue;
     if (!VOWELS.test(run)) continue;
-    if (/[^aeiouyAEIOUY]{5}/.test(run)) continue;
+    if (/[^aeiouyAEIOUY]{4}/.test(run)) continue;
     const v = (run.match(/[aeiouyAEIOUY]/g) ?? []).length / run.length;
-    if (v >= 0.15 && v <= 0.67) covered += run.length;
+    if (v >= 0.25 && v <= 0.67) covered += run.length;
   }
   return covered / t.length;
 }
@@ -62,9 +63,10 @@ function wordCover(t: string): number {
 function structured(t: string): boolean {
   // Paths: two or more slashes with a word segment.
   if ((t.match(/\//g) ?? []).length >= 2 && t.split("/").some((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg))) return true;
-  // Words and short numbers joined by - or _ (`my-test-org-123`, `release_2024_01_05`).
-  const pieces = t.split(/[-_]+/).filter((p) => p.length > 0);
-  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,12}|[A-Z][a-z]{1,11}|[A-Z]{1,6}|\d{1,8}|v\d{1,3}|[a-z]{2,12}\d{1,3})$/.test(p))) return true;
+  // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
+  // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
+  const pieces = t.split(/[-_/]+/).filter((p) => p.length > 0);
+  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^[vV]\d{1,3}$/.test(p))) return true;
   return false;
 }
 
@@ -115,9 +117,11 @@ export function randomToken(t: string, bar: Bar): boolean {
   if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
   // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
   if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
-  const classes = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (/[+/=_.~-]/.test(t) ? 4 : 0);
-  const max = Math.log2(Math.min(n, classes));
-  return entropy(t) >= max * bar.frac;
+  const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (/[+/=_.~-]/.test(t) ? 4 : 0);
+  // What n characters drawn at random from k give, on average (the plug-in
+  // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
+  const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
+  return entropy(t) >= Math.min(expected, Math.log2(n)) * bar.frac;
 }
 
 function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
