@@ -74,6 +74,14 @@ export function randomParts(secret: string): string[] {
     const segs = url[2]!.split(/[/?#&=]+/).filter((x) => x.length >= 8 && /\d/.test(x) && /[a-z]/i.test(x));
     return segs.length > 0 ? segs : [secret];
   }
+  // A JWT's header (`{"alg":…}`) is kept on purpose; its payload and signature count.
+  const jwt = /^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(secret);
+  if (jwt) return [jwt[1]!];
+  // A connection string: its secret-named values.
+  if (/;/.test(secret) && /=/.test(secret)) {
+    const vals = [...secret.matchAll(/(?:^|;)\s*[\w ]*(?:secret|key|password|pwd|sig|token)[\w ]*=([^;]+)/gi)].map((m) => m[1]!);
+    if (vals.length > 0) return vals;
+  }
   let rest = secret;
   for (let k = 0; k < 3; k++) {
     const m = /^[A-Za-z][A-Za-z0-9]{0,11}[-_.]/.exec(rest);

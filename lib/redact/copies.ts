@@ -11,6 +11,12 @@
 export const COPY_MIN = 4;
 /** Below this length a copy must stand alone (no letter or digit either side): `abcd` inside `abcdef` is no copy. */
 export const COPY_BOUNDED_BELOW = 10;
+/**
+ * Longest find whose copies are searched. Longer finds (a Secret's whole
+ * base64 value, a key body) have rules of their own wherever they appear;
+ * the cap keeps the copy search linear in the text.
+ */
+export const COPY_MAX = 512;
 
 /** A found secret as copies of it are rendered. */
 export interface Known {
@@ -80,7 +86,7 @@ export class Copies {
 
   /** Registers a found secret; values shorter than COPY_MIN are ignored. */
   add(secret: string, known: Known): void {
-    if (secret.length < COPY_MIN || this.variants.has(secret)) return;
+    if (secret.length < COPY_MIN || secret.length > COPY_MAX || this.variants.has(secret)) return;
     if (secret.includes("[REDACTED:") || !copyWorthy(secret)) return;
     for (const text of formsOf(secret)) {
       if (text.length < COPY_MIN || this.variants.has(text)) continue;
@@ -104,12 +110,15 @@ export class Copies {
         }
       }
     } else {
-      // Many secrets: one pass, bucketed by the first two characters.
+      // Many secrets: one pass, bucketed by the first four characters; the
+      // compare budget keeps a payload built to collide in linear time.
       const ix = (this.index ??= this.buildIndex());
       const n = s.length - this.minLen;
-      for (let i = 0; i <= n; i++) {
-        const list = ix.get(s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1));
+      let budget = 64 * s.length + 1_000_000;
+      for (let i = 0; i <= n && budget > 0; i++) {
+        const list = ix.get(key4(s, i));
         if (!list) continue;
+        budget -= list.length * 16;
         for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
       }
     }
@@ -157,7 +166,7 @@ export class Copies {
   private buildIndex(): Map<number, Variant[]> {
     const ix = new Map<number, Variant[]>();
     for (const v of this.variants.values()) {
-      const k = v.text.charCodeAt(0) * 65536 + v.text.charCodeAt(1);
+      const k = key4(v.text, 0);
       let l = ix.get(k);
       if (!l) ix.set(k, (l = []));
       l.push(v);
@@ -165,6 +174,10 @@ export class Copies {
     return ix;
   }
 }
+
+/** A number for the four characters at `i` (collisions only cost a compare). */
+const key4 = (s: string, i: number): number =>
+  ((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3);
 
 const TAG = /\[REDACTED:[a-z0-9-]{1,64}:[0-9a-f]{4}\]/g;
 

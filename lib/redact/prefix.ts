@@ -113,7 +113,8 @@ const SPECS: readonly Spec[] = [
   ["databricks-token", ["dapi"], String.raw`dapi([a-f0-9]{32}(?:-\d)?)` + RB],
   ["vault-service-token", ["hvs."], String.raw`hvs\.([${B64U}]{90,300})`],
   ["vault-batch-token", ["hvb."], String.raw`hvb\.([${B64U}]{90,300})`],
-  ["terraform-cloud-token", [".atlasv1."], String.raw`[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_=-]{60,120})`, { back: 14 }],
+  // The 14-character head is the token's id half: it goes too.
+  ["terraform-cloud-token", [".atlasv1."], String.raw`([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,120})`, { back: 14 }],
   ["pulumi-token", ["pul-"], String.raw`pul-([a-z0-9]{40})` + RB],
   ["doppler-token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.([${B62}]{40,44})` + RB],
   ["planetscale-token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], String.raw`pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_.=-]{32,64})`],

@@ -87,3 +87,34 @@ describe("copies", () => {
     expect(r.value(v)).toEqual(v);
   });
 });
+
+test("the copy search is linear: many finds sharing a prefix, echoed many times", () => {
+  const doc = (n: number): Record<string, string> => {
+    const v: Record<string, string> = {};
+    let log = "";
+    for (let i = 0; i < n; i++) {
+      const t = "ghp_" + "A1b2C3d4".repeat(4) + String(i).padStart(4, "0");
+      v[`t${i}`] = t;
+      log += `ghp_A1b2C3d4 near miss ${t.slice(0, 30)} and ${t}\n`;
+    }
+    v.log = log;
+    return v;
+  };
+  const cost = (x: unknown): number => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t = performance.now();
+      r.value(x);
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  };
+  const small = doc(200);
+  const big = doc(800);
+  cost(small);
+  const a = cost(small);
+  const b = cost(big);
+  // 4x the finds and 4x the text: quadratic would be ~16x.
+  if (b > 20) expect(b / Math.max(a, 1)).toBeLessThan(12);
+  expect(JSON.stringify(r.value(small))).not.toContain("A1b2C3d4A1b2C3d4");
+}, 60_000);

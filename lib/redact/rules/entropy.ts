@@ -35,9 +35,11 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 
 // Weak labels: a secret-ish word, then a separator, right before the token on its line.
 const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
-const WITH = /(?:authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
+// Jenkins credentials.xml keeps secrets as `{AQAAABAAAA…}`; fixtures print `<secret>{name AQAAABAAA <token>}</secret>`.
+const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase)>\{?|authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
 // What a token right after these is not a secret: digests, lockfile hashes, image data.
 const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?|sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
+const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
 const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
@@ -107,9 +109,9 @@ export function randomToken(t: string, bar: Bar): boolean {
   if (letters < 4) return false;
   // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
   if (digits === 0 && !(n >= 24 && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
-  if (hexOnly) {
+  // Single-case hex is a digest or an id; mixed-case hex (`6d2FabeB6ADd…`) is not what hashes print.
+  if (hexOnly && (UUID.test(t) || HEX.test(t))) {
     if (UUID.test(t)) return bar.uuid;
-    if (!HEX.test(t)) return false;
     if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
     return entropy(t) >= Math.min(3.3, Math.log2(Math.min(n, 16)) * 0.8);
   }
@@ -232,8 +234,10 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (GUARD_BEFORE.test(head)) return;
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
   if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
-  // `://` before: a URL's host or path; its userinfo and query have their own rules.
-  if (/:\/\/[^\s"'<>]*$/.test(head)) return;
+  // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
+  if (/:\/\/[^\s"'<>?#]*$/.test(head)) return;
+  // A request, trace or correlation id header: every value on its line is an id.
+  if (ID_LINE.test(s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 128), a))) return;
   const label = labelOf(s, a);
   // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
   if (label === "negated") return;
