@@ -6,7 +6,7 @@
 import { contextRule } from "./context.ts";
 import { entropyRule } from "./rules/entropy.ts";
 import { prefixRule } from "./prefix.ts";
-import { STRUCTURAL_RULES } from "./structural.ts";
+import { STRUCTURAL_NAMES, STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
 import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
@@ -97,6 +97,14 @@ function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
 
 const NONE: number[] = [];
 
+/** The name `--explain` gives a built-in rule. */
+function ruleName(rule: Rule): string {
+  if (rule === prefixRule) return "prefix";
+  if (rule === contextRule) return "key-value";
+  if (rule === entropyRule) return "entropy";
+  return STRUCTURAL_NAMES.get(rule) ?? rule.kinds[0] ?? "rule";
+}
+
 /** Nesting and the decoded-bytes budget shared by one top-level redaction. */
 export interface ScanOpts {
   readonly depth?: number;
@@ -147,26 +155,36 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
   const hits = findKeywords(s, keywordIndex(rules));
   for (const rule of rules) {
-    if (rule.scanHits) {
-      rule.scanHits(ctx, hits);
-      continue;
+    const before = out.length;
+    runRule(ctx, rule, hits);
+    if (out.length > before) {
+      const name = ruleName(rule);
+      for (let i = before; i < out.length; i++) out[i]!.rule ??= name;
     }
-    if (rule.keywords.length === 1) {
-      const kw = rule.keywords[0]!;
-      for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);
-      continue;
-    }
-    // Several keywords: visit positions in order so rule memos stay valid.
-    const merged: [number, string][] = [];
-    for (const kw of rule.keywords) for (const p of hits.get(kw) ?? NONE) merged.push([p, kw]);
-    if (merged.length === 0) continue;
-    if (merged.length > 1) merged.sort((x, y) => x[0] - y[0]);
-    for (const [p, kw] of merged) rule.scan(ctx, p, kw);
   }
   for (const x of extras) {
-    for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2 });
+    for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2, rule: "user" });
   }
   return out;
+}
+
+/** Runs one rule at its keyword hits (or over all hits at once, for a rule with `scanHits`). */
+function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly number[]>): void {
+  if (rule.scanHits) {
+    rule.scanHits(ctx, hits);
+    return;
+  }
+  if (rule.keywords.length === 1) {
+    const kw = rule.keywords[0]!;
+    for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);
+    return;
+  }
+  // Several keywords: visit positions in order so rule memos stay valid.
+  const merged: [number, string][] = [];
+  for (const kw of rule.keywords) for (const p of hits.get(kw) ?? NONE) merged.push([p, kw]);
+  if (merged.length === 0) return;
+  if (merged.length > 1) merged.sort((x, y) => x[0] - y[0]);
+  for (const [p, kw] of merged) rule.scan(ctx, p, kw);
 }
 
 /** A resolved, non-overlapping span to replace. */
@@ -176,14 +194,16 @@ export interface Segment {
   readonly kind: string;
   readonly checksum?: boolean;
   readonly within?: string;
+  /** The rule that found it (see Finding.rule). */
+  readonly rule?: string;
   /** The tag to render (a copy of a secret in another form carries the original's tag). */
   readonly tag?: string;
 }
 
 const segmentOf = (c: { start: number; end: number; best: Finding }): Segment =>
   c.best.within === undefined
-    ? { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum }
-    : { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, within: c.best.within };
+    ? { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, rule: c.best.rule }
+    : { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, within: c.best.within, rule: c.best.rule };
 
 /**
  * Resolves overlaps: a finding inside a higher-priority finding's whole match

@@ -66,6 +66,10 @@ export interface Found {
   readonly line: number;
   readonly column: number;
   readonly kind: string;
+  /** The rule that found it: `prefix`, a structural rule (`pem`, `url-userinfo`…), `key-value`, `entropy`, `user`, `copy`, or `label` for a value its JSON key names. */
+  readonly rule?: string;
+  /** Length of the redacted span, in UTF-16 code units. */
+  readonly length?: number;
   /** Whether an offline checksum verified the token. */
   readonly checksum: boolean;
   /**
@@ -258,14 +262,15 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const renderString = (s: string, plan: Plan, path: string, call: Call): string => {
     const found = call.found;
     if (plan.whole) {
-      found?.push(plan.whole.within ? { path, line: 1, column: 1, kind: plan.whole.kind, checksum: false, within: plan.whole.within } : { path, line: 1, column: 1, kind: plan.whole.kind, checksum: false });
+      const f: Found = { path, line: 1, column: 1, kind: plan.whole.kind, rule: plan.whole.within ? "decoded" : "label", length: s.length, checksum: false };
+      found?.push(plan.whole.within ? { ...f, within: plan.whole.within } : f);
       return `[REDACTED:${plan.whole.kind}:${tag(s)}]`;
     }
     const segs = withCopies(s, plan.segs, call.copies);
     if (found && segs.length > 0) {
       const at = lineCols(s, segs.map((g) => g.start));
       segs.forEach((g, i) => {
-        const f: Found = { path, ...at[i]!, kind: g.kind, checksum: g.checksum === true };
+        const f: Found = { path, ...at[i]!, kind: g.kind, rule: g.tag !== undefined ? "copy" : g.rule, length: g.end - g.start, checksum: g.checksum === true };
         found.push(g.within ? { ...f, within: g.within } : g.tag !== undefined ? { ...f, copy: true } : f);
       });
     }
