@@ -4,6 +4,7 @@
  * occurred; then resolve overlapping findings and render the replacement.
  */
 import { contextRule } from "./context.ts";
+import { encodedRule } from "./rules/encoded.ts";
 import { entropyRule } from "./rules/entropy.ts";
 import { prefixRule } from "./prefix.ts";
 import { STRUCTURAL_NAMES, STRUCTURAL_RULES } from "./structural.ts";
@@ -12,7 +13,7 @@ import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
 /** Every built-in rule. */
-export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule, entropyRule];
+export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule, encodedRule, entropyRule];
 
 /** Every built-in finding kind. */
 export const KINDS: readonly string[] = [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort();
@@ -102,6 +103,7 @@ function ruleName(rule: Rule): string {
   if (rule === prefixRule) return "prefix";
   if (rule === contextRule) return "key-value";
   if (rule === entropyRule) return "entropy";
+  if (rule === encodedRule) return "encoded";
   return STRUCTURAL_NAMES.get(rule) ?? rule.kinds[0] ?? "rule";
 }
 

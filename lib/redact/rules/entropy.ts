@@ -22,6 +22,7 @@
  * never runs strict. Priority is the lowest of all rules, so any rule that
  * knows the token's kind wins on overlap.
  */
+import { decodeBase64Text } from "../decode.ts";
 import { entropy, negatedKey } from "../keys.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -173,7 +174,7 @@ function core(t: string): string {
 
 /** See the module comment. */
 export const entropyRule: Rule = {
-  kinds: ["high-entropy-token", "labelled-token"],
+  kinds: ["high-entropy-token", "labelled-token", "basic-auth"],
   keywords: [],
   scan() {
     // Keyword-free: everything happens in scanHits.
@@ -243,6 +244,16 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (label === "negated") return;
   const labelled = label === "labelled";
   if (!labelled && !randomToken(t, bare)) return;
+  // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
+  const plain = t.length >= 16 && t.length <= 4096 ? decodeBase64Text(t) : undefined;
+  if (plain !== undefined) {
+    if (/^[A-Za-z0-9._@+-]{1,64}:[\x21-\x7e]{4,256}$/.test(plain) && !/^[\[{"]/.test(plain)) {
+      const st = a + /^[-.~=]*/.exec(run)![0].length;
+      ctx.out.push({ from: st, start: st, end: st + t.length, kind: "basic-auth", priority: 1.5 });
+      return;
+    }
+    if (/\s/.test(plain) && (plain.match(/[\p{L}\s.,;:'"!?()-]/gu) ?? []).length >= plain.length * 0.85) return;
+  }
   const start = a + /^[-.~=]*/.exec(run)![0].length;
   const end = start + run.slice(start - a).replace(/[-.~]+$/, "").length;
   ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: 0.5 });
