@@ -248,6 +248,7 @@ const SPECS: readonly Spec[] = [
   ["yandex-token", ["aqvn", "t1."], String.raw`(?:AQVN([A-Za-z0-9_-]{35,38})|t1\.([A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{86}={0,2}))` + RB, { group: 0 }],
   ["tailscale-key", ["tskey-"], String.raw`tskey-(?:[a-z]{2,12}-)?([A-Za-z0-9_-]{20,120})` + String.raw`(?![A-Za-z0-9_-])`],
   ["teamwork-token", ["tkn.v1_"], String.raw`tkn\.v1_([A-Za-z0-9+/=_-]{40,120})` + String.raw`(?![A-Za-z0-9+/=_-])`],
+  ["lob-api-key", ["live_", "test_"], String.raw`(?:live|test)_(?:pub_)?([a-f0-9]{35})` + RB],
   ["apify-token", ["apify_api_"], String.raw`apify_api_([${B62}]{36})` + RB],
   ["pagarme-key", ["ak_live_", "ak_test_"], String.raw`ak_(?:live|test)_([${B62}]{30})` + RB],
   ["bannerbear-key", ["bb_pr_", "bb_ma_"], String.raw`bb_(?:pr|ma)_([a-f0-9]{30})` + RB],
