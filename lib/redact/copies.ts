@@ -76,7 +76,7 @@ function formsOf(secret: string): string[] {
  */
 export class Copies {
   private readonly variants = new Map<string, Variant>();
-  private index: Map<number, Variant[]> | undefined;
+  private index: Map<number, Map<number, Variant[]>> | undefined;
   private minLen = Infinity;
 
   /** How many distinct secrets (with their forms) are known. */
@@ -110,16 +110,22 @@ export class Copies {
         }
       }
     } else {
-      // Many secrets: one pass, bucketed by the first four characters; the
-      // compare budget keeps a payload built to collide in linear time.
+      // Many secrets: one pass. Variants are bucketed by length, then by their
+      // first and last four characters, so finds that share a prefix (a
+      // hundred `ghp_…`) still cost one lookup per length at each position;
+      // the compare budget keeps a payload built to collide linear anyway.
       const ix = (this.index ??= this.buildIndex());
-      const n = s.length - this.minLen;
       let budget = 64 * s.length + 1_000_000;
-      for (let i = 0; i <= n && budget > 0; i++) {
-        const list = ix.get(key4(s, i));
-        if (!list) continue;
-        budget -= list.length * 16;
-        for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+      for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
+        const head = key4(s, i);
+        for (const [len, byKey] of ix) {
+          if (i + len > s.length) continue;
+          const list = byKey.get(head * 31 + key4(s, i + len - 4));
+          if (!list) continue;
+          budget -= list.length * 16;
+          for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+        }
+        budget -= ix.size;
       }
     }
     if (hits.length === 0) return hits;
@@ -163,12 +169,15 @@ export class Copies {
     return !isWordCode(before) && !isWordCode(after);
   }
 
-  private buildIndex(): Map<number, Variant[]> {
-    const ix = new Map<number, Variant[]>();
+  private buildIndex(): Map<number, Map<number, Variant[]>> {
+    const ix = new Map<number, Map<number, Variant[]>>();
     for (const v of this.variants.values()) {
-      const k = key4(v.text, 0);
-      let l = ix.get(k);
-      if (!l) ix.set(k, (l = []));
+      const n = v.text.length;
+      let byKey = ix.get(n);
+      if (!byKey) ix.set(n, (byKey = new Map()));
+      const k = key4(v.text, 0) * 31 + key4(v.text, n - 4);
+      let l = byKey.get(k);
+      if (!l) byKey.set(k, (l = []));
       l.push(v);
     }
     return ix;

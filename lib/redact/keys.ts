@@ -287,7 +287,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Dotted identifier paths (`exports2.STRICT_TOKEN`, `this.#headers.cookies`): code.
   if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(v) && v.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
   // printf-style templates (`/v2/tokens/%s`).
-  if (/%[sdvq]\b|%\(/.test(v)) return false;
+  if (/(?:^|[/\s:=])%[sdvq](?:[/\s&?.]|$)/.test(v)) return false;
   if (/^[A-Za-z_$][\w$]*\[/.test(v)) return false;
   // Type annotations: `password: string`, `Optional[str]`, `str | None`.
   if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;

@@ -212,7 +212,7 @@ const SPECS: readonly Spec[] = [
   ["vercel-token", ["vcp_", "vci_", "vca_", "vcr_", "vck_"], String.raw`vc[pirak]_([${B62}]{24,80})` + RB],
   ["adobe-client-secret", ["p8e-"], String.raw`p8e-([A-Za-z0-9]{32})` + RB],
   ["airtable-pat", ["pat"], String.raw`pat([${B62}]{14}\.[a-f0-9]{64})` + RB],
-  ["airtable-oauth-token", [".v1.eyj"], String.raw`[A-Za-z0-9]{17}\.v1\.(eyJ[A-Za-z0-9_=-]{40,1000}\.[A-Za-z0-9_=-]{20,128})`, { back: 17 }],
+  ["airtable-oauth-token", [".v1.eyj"], String.raw`([A-Za-z0-9]{17}\.v1\.eyJ[A-Za-z0-9_=-]{40,1000}\.[A-Za-z0-9_=-]{20,128})`, { back: 17 }],
   ["artifactory-api-key", ["akcp"], String.raw`AKCp([A-Za-z0-9]{69})` + RB],
   ["beamer-api-token", ["b_"], String.raw`b_([a-z0-9=_-]{44})` + RB, { accept: highEntropy(3.5) }],
   ["clickhouse-cloud-key", ["4b1d"], String.raw`4b1d([A-Za-z0-9]{38})` + RB],

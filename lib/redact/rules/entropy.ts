@@ -23,7 +23,7 @@
  * knows the token's kind wins on overlap.
  */
 import { decodeBase64Text } from "../decode.ts";
-import { entropy, negatedKey } from "../keys.ts";
+import { classifyKey, entropy, negatedKey } from "../keys.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 const MIN = 16;
@@ -35,11 +35,20 @@ const TOKEN = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~") TOKEN[c.charCodeAt(0)] = 1;
 
 // Weak labels: a secret-ish word, then a separator, right before the token on its line.
-const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
+const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
 // Jenkins credentials.xml keeps secrets as `{AQAAABAAAA…}`; fixtures print `<secret>{name AQAAABAAA <token>}</secret>`.
 const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase)>\{?|authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
 // What a token right after these is not a secret: digests, lockfile hashes, image data.
 const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?|sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
+/**
+ * Provider object ids (Stripe `in_…`/`evt_…`/`cus_…`, OpenAI `chatcmpl-…`, Anthropic `msg_…`/`toolu_…`):
+ * identifiers agents print all the time, not credentials.
+ */
+const OBJECT_ID = /^(?:chatcmpl|cmpl|msg|toolu|srvtoolu|req|run|asst|thread|call|file|batch|ft|ftjob|evt|in|ii|il|cus|pi|pm|ch|re|sub|si|price|prod|txn|acct|cs|seti|src|po|py|tr|card|ba|ic|ord|sku|plink|promo|inv|pay|payout|dp|du|mbur|fee|cbtxn|link|ses|sess|job|span|trace|resp|conv|step|vs|vsfb|modr|img|usr|user|org|team|ws|env|dep|build|pr|commit)[_-][A-Za-z0-9]{8,64}$/;
+/** A line whose key names a hash or digest (`source_code_hash = "…" -> "…"`, `"password_hash": …`). */
+const HASH_LINE = /(?:hash|digest|checksum|fingerprint|integrity|etag|sha\d{0,3}sum|nonce)\b|_hash\b|Hash["']?\s*[:=]/i;
+/** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
+const KEY_BEFORE = /([A-Za-z_$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}(?:\\?["'`])?$/;
 const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
 const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -237,11 +246,24 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
   // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
   if (/:\/\/[^\s"'<>?#]*$/.test(head)) return;
+  if (OBJECT_ID.test(t)) return;
   // A request, trace or correlation id header: every value on its line is an id.
   if (ID_LINE.test(s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 128), a))) return;
-  const label = labelOf(s, a);
+  const lineHead = s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 200), a);
+  if (HASH_LINE.test(lineHead)) return;
+  let label = labelOf(s, a);
   // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
   if (label === "negated") return;
+  if (label === "none") {
+    // The value of a key that does not name a secret (`"id": "…"`, `var xy = "…"`, `client_id: …`)
+    // is that key's kind of value; one that does (`DB_PWD=…`) labels it.
+    const k = KEY_BEFORE.exec(lineHead);
+    // (`"value"` is the other half of a name/value pair: its name is elsewhere.)
+    if (k && !/^value$/i.test(k[1]!)) {
+      if (!classifyKey(k[1]!.replace(/^.*[.]/, ""))) return;
+      label = "labelled";
+    }
+  }
   const labelled = label === "labelled";
   if (!labelled && !randomToken(t, bare)) return;
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
