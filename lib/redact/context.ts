@@ -158,7 +158,9 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     v = again;
     value = s.slice(v.start, v.end);
   }
-  ctx.memo.kv = Math.max(b, v.end);
+  // Hits inside this value are skipped, unless the value nests pairs of its own
+  // (`connectionString="Server=…;Password=…"`): those keys get their turn.
+  ctx.memo.kv = /[=:]/.test(value) ? b : Math.max(b, v.end);
   // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.

@@ -47,8 +47,16 @@ const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event
 const OBJECT_ID = /^(?:chatcmpl|cmpl|msg|toolu|srvtoolu|req|run|asst|thread|call|file|batch|ft|ftjob|evt|in|ii|il|cus|pi|pm|ch|re|sub|si|price|prod|txn|acct|cs|seti|src|po|py|tr|card|ba|ic|ord|sku|plink|promo|inv|pay|payout|dp|du|mbur|fee|cbtxn|link|ses|sess|job|span|trace|resp|conv|step|vs|vsfb|modr|img|usr|user|org|team|ws|env|dep|build|pr|commit)[_-][A-Za-z0-9]{8,64}$/;
 /** A line whose key names a hash or digest (`source_code_hash = "…" -> "…"`, `"password_hash": …`). */
 const HASH_LINE = /(?:hash|digest|checksum|fingerprint|integrity|etag|sha\d{0,3}sum|nonce)\b|_hash\b|Hash["']?\s*[:=]/i;
+/**
+ * Keys whose values are ids, names, hashes or locations (`"id":`, `request_id=`,
+ * `model:`, minified `var ow=`), never credentials. A provider-named key
+ * (`apiMetrics := "…"`) is not on the list: its random value still counts.
+ */
+const NON_SECRET_KEY = /(?:^|[_.-])(?:ids?|uuid|guid|name|hash|etag|url|uri|path|version|type|kind|region|zone|cursor|page|file|sha|commit|digest|ref|tag|label|title|slug|model|object|event|request|trace|span|host|domain|email)$|[a-z](?:Id|ID|Ids|Name|Hash|Url|Uri|Path|Type|Kind)$|^[\w$]{1,2}$/;
+/** Kubernetes pod names: `<deployment>-<replicaset hash>-<5>` and `<job>-<5>`. */
+const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
 /** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
-const KEY_BEFORE = /([A-Za-z_$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}(?:\\?["'`])?$/;
+const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}(?:\\?["'`])?$/;
 const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
 const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -246,7 +254,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
   // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
   if (/:\/\/[^\s"'<>?#]*$/.test(head)) return;
-  if (OBJECT_ID.test(t)) return;
+  if (OBJECT_ID.test(t) || POD.test(t)) return;
   // A request, trace or correlation id header: every value on its line is an id.
   if (ID_LINE.test(s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 128), a))) return;
   const lineHead = s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 200), a);
@@ -258,10 +266,10 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
     // The value of a key that does not name a secret (`"id": "…"`, `var xy = "…"`, `client_id: …`)
     // is that key's kind of value; one that does (`DB_PWD=…`) labels it.
     const k = KEY_BEFORE.exec(lineHead);
-    // (`"value"` is the other half of a name/value pair: its name is elsewhere.)
-    if (k && !/^value$/i.test(k[1]!)) {
-      if (!classifyKey(k[1]!.replace(/^.*[.]/, ""))) return;
-      label = "labelled";
+    if (k) {
+      const key = k[1]!.replace(/^.*[.]/, "");
+      if (classifyKey(key)) label = "labelled";
+      else if (NON_SECRET_KEY.test(key)) return;
     }
   }
   const labelled = label === "labelled";
