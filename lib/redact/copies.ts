@@ -76,7 +76,7 @@ function formsOf(secret: string): string[] {
  */
 export class Copies {
   private readonly variants = new Map<string, Variant>();
-  private index: Map<number, Map<number, Variant[]>> | undefined;
+  private index: CopyIndex | undefined;
   private minLen = Infinity;
 
   /** How many distinct secrets (with their forms) are known. */
@@ -110,22 +110,27 @@ export class Copies {
         }
       }
     } else {
-      // Many secrets: one pass. Variants are bucketed by length, then by their
-      // first and last four characters, so finds that share a prefix (a
-      // hundred `ghp_…`) still cost one lookup per length at each position;
+      // Many secrets: one pass. A 64K-bit table of first-four-character hashes skips
+      // almost every position; at the rest, variants are bucketed by their
+      // first four characters, then by length and last four, so finds that
+      // share a prefix (a hundred `ghp_…`) still cost one lookup per length;
       // the compare budget keeps a payload built to collide linear anyway.
       const ix = (this.index ??= this.buildIndex());
+      const pairs = ix.pairs;
       let budget = 64 * s.length + 1_000_000;
       for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
-        const head = key4(s, i);
-        for (const [len, byKey] of ix) {
+        const h = key4(s, i);
+        if (pairs[h & 0xffff] !== 1) continue;
+        const byLen = ix.heads.get(h);
+        if (!byLen) continue;
+        for (const [len, byKey] of byLen) {
+          budget--;
           if (i + len > s.length) continue;
-          const list = byKey.get(head * 31 + key4(s, i + len - 4));
+          const list = byKey.get(key4(s, i + len - 4));
           if (!list) continue;
           budget -= list.length * 16;
           for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
         }
-        budget -= ix.size;
       }
     }
     if (hits.length === 0) return hits;
@@ -169,24 +174,35 @@ export class Copies {
     return !isWordCode(before) && !isWordCode(after);
   }
 
-  private buildIndex(): Map<number, Map<number, Variant[]>> {
-    const ix = new Map<number, Map<number, Variant[]>>();
+  private buildIndex(): CopyIndex {
+    const heads = new Map<number, Map<number, Map<number, Variant[]>>>();
+    const pairs = new Uint8Array(65536);
     for (const v of this.variants.values()) {
-      const n = v.text.length;
-      let byKey = ix.get(n);
-      if (!byKey) ix.set(n, (byKey = new Map()));
-      const k = key4(v.text, 0) * 31 + key4(v.text, n - 4);
+      const t = v.text;
+      const h = key4(t, 0);
+      pairs[h & 0xffff] = 1;
+      let byLen = heads.get(h);
+      if (!byLen) heads.set(h, (byLen = new Map()));
+      let byKey = byLen.get(t.length);
+      if (!byKey) byLen.set(t.length, (byKey = new Map()));
+      const k = key4(t, t.length - 4);
       let l = byKey.get(k);
       if (!l) byKey.set(k, (l = []));
       l.push(v);
     }
-    return ix;
+    return { pairs, heads };
   }
+}
+
+/** A bit table of first-four-character hashes, then variants by first four, length and last four characters. */
+interface CopyIndex {
+  readonly pairs: Uint8Array;
+  readonly heads: Map<number, Map<number, Map<number, Variant[]>>>;
 }
 
 /** A number for the four characters at `i` (collisions only cost a compare). */
 const key4 = (s: string, i: number): number =>
-  ((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3);
+  (((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3)) >>> 0;
 
 const TAG = /\[REDACTED:[a-z0-9-]{1,64}:[0-9a-f]{4}\]/g;
 

@@ -144,9 +144,16 @@ export function randomToken(t: string, bar: Bar): boolean {
   return entropy(t) >= Math.min(expected, Math.log2(n)) * bar.frac;
 }
 
+/** Start of the line holding `at`, looking back at most `max` characters (a long line must not make every lookup long). */
+function lineStart(s: string, at: number, max: number): number {
+  const lim = Math.max(0, at - max);
+  for (let i = at - 1; i >= lim; i--) if (s.charCodeAt(i) === 10) return i + 1;
+  return lim;
+}
+
 function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
-  const lineStart = Math.max(s.lastIndexOf("\n", start - 1) + 1, start - 64);
-  const before = s.slice(lineStart, start);
+  const lineStart0 = lineStart(s, start, 64);
+  const before = s.slice(lineStart0, start);
   const m = LABEL.exec(before);
   if (m) {
     // The whole key the label word ends (`nextPageToken:`, `public_key =`): some name no secret.
@@ -209,11 +216,22 @@ export const entropyRule: Rule = {
         i++;
         continue;
       }
-      let j = i + 1;
+      let j = i;
+      let digit = false;
+      let upper = false;
+      let lower = false;
       while (j < n) {
         const d = s.charCodeAt(j);
         if (d >= 128 || TOKEN[d] !== 1) break;
+        if (d >= 48 && d <= 57) digit = true;
+        else if (d >= 65 && d <= 90) upper = true;
+        else if (d >= 97 && d <= 122) lower = true;
         j++;
+      }
+      // Most runs are words and identifiers: no digit and not long mixed case, nothing to score.
+      if (!digit && !(upper && lower && j - i >= 24)) {
+        i = j;
+        continue;
       }
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
       let a = i;
@@ -230,8 +248,12 @@ export const entropyRule: Rule = {
 function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const s = ctx.s;
   // `=` inside a run is an assignment (`Key=value`, `a=b=c`), not base64 padding: score each side.
-  const eq = s.indexOf("=", a);
-  if (eq !== -1 && eq < b - 1 && s.charCodeAt(eq + 1) !== 61) {
+  let eq = -1;
+  for (let i = a; i < b - 1; i++) if (s.charCodeAt(i) === 61) {
+    eq = i;
+    break;
+  }
+  if (eq !== -1 && s.charCodeAt(eq + 1) !== 61) {
     let e = eq;
     while (e > a && s.charCodeAt(e - 1) === 61) e--;
     if (e - a >= LABELLED_MIN) consider(ctx, a, e, bare);
@@ -243,6 +265,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   // Inside a word or an escape sequence, or part of our own tag.
   if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
   if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
+  // `scheme://host…`: the run after the colon is a URL's host and path.
+  if (prev === 58 && s.startsWith("//", a)) return;
   const run = s.slice(a, b);
   const t = core(run);
   if (t.length < LABELLED_MIN) return;
@@ -256,8 +280,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (/:\/\/[^\s"'<>?#]*$/.test(head)) return;
   if (OBJECT_ID.test(t) || POD.test(t)) return;
   // A request, trace or correlation id header: every value on its line is an id.
-  if (ID_LINE.test(s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 128), a))) return;
-  const lineHead = s.slice(Math.max(s.lastIndexOf("\n", a - 1) + 1, a - 200), a);
+  if (ID_LINE.test(s.slice(lineStart(s, a, 128), a))) return;
+  const lineHead = s.slice(lineStart(s, a, 200), a);
   if (HASH_LINE.test(lineHead)) return;
   let label = labelOf(s, a);
   // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).

@@ -72,13 +72,16 @@ function pemBodyEnd(s: string, start: number, inBody = false): number {
  */
 function endMarker(s: string, bodyStart: number): number {
   const lim = Math.min(s.length, bodyStart + PEM_MAX + 64);
-  const end = s.indexOf("-----END ", bodyStart);
-  const end2 = s.indexOf("---- END SSH2 ", bodyStart);
-  const at = end < 0 ? end2 : end2 < 0 ? end : Math.min(end, end2);
-  if (at < 0 || at > lim) return -1;
+  // Searches bounded to the window: an unbounded indexOf per block would be quadratic.
+  const win = s.slice(bodyStart, lim);
+  const end = win.indexOf("-----END ");
+  const end2 = win.indexOf("---- END SSH2 ");
+  const rel = end < 0 ? end2 : end2 < 0 ? end : Math.min(end, end2);
+  if (rel < 0) return -1;
+  const at = bodyStart + rel;
   if (!/^-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY/.test(s.slice(at, at + 64))) return -1;
-  const begin = s.indexOf("-----BEGIN", bodyStart);
-  if (begin >= 0 && begin < at) return -1;
+  const begin = win.indexOf("-----BEGIN");
+  if (begin >= 0 && begin < rel) return -1;
   const tail = TAIL.exec(s.slice(Math.max(bodyStart, at - 256), at));
   return at - (tail ? tail[0].length : 0);
 }
