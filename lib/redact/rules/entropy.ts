@@ -64,19 +64,59 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const PUBLIC_DER = /^(?:MFkwEwYHKoZIzj0|MHYwEAYHKoZIzj0|MIGbMBAGByqGSM49|MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A|MIICIjANBgkqhkiG9w0BAQEFAAOCAg8A|MCowBQYDK2Vw|AAAAB3NzaC1|AAAAC3NzaC1|AAAAE2VjZHNh)/;
 const VOWELS = /[aeiouyAEIOUY]/;
 
-/** Letter runs that read like words (`User`, `token`, `Name`): split at digits, symbols and lower-to-upper steps. */
+const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
+
+/**
+ * The share of `t` covered by letter runs that read like words (`User`,
+ * `token`, `Name`; a CONSTANT_NAME's parts too): runs split at digits,
+ * symbols and lower-to-upper steps, 4+ letters, lowercase or Capitalized (or
+ * all capitals), a vowel share of 1/4 to 2/3, no four consonants in a row.
+ * One pass, no regex: it runs on every candidate token.
+ */
 function wordCover(t: string): number {
   let covered = 0;
-  for (const r0 of t.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)) {
-    // Words are lowercase, Capitalized or, in CONSTANT_NAMES, all capitals.
-    const run = r0.length >= 4 && /^[A-Z]+$/.test(r0) ? r0.toLowerCase() : r0;
-    if (run.length < 4 || !/^[A-Z]?[a-z]+$/.test(run)) continue;
-    if (!VOWELS.test(run)) continue;
-    if (/[^aeiouyAEIOUY]{4}/.test(run)) continue;
-    const v = (run.match(/[aeiouyAEIOUY]/g) ?? []).length / run.length;
-    if (v >= 0.25 && v <= 0.67) covered += run.length;
+  const n = t.length;
+  let i = 0;
+  while (i < n) {
+    let c = t.charCodeAt(i);
+    const isLetter = (x: number): boolean => (x >= 65 && x <= 90) || (x >= 97 && x <= 122);
+    if (!isLetter(c)) {
+      i++;
+      continue;
+    }
+    // One run: an optional capital, then lowercase; or all capitals.
+    const start = i;
+    let uppers = 0;
+    let lowers = 0;
+    let vowels = 0;
+    let cons = 0;
+    let maxCons = 0;
+    let ok = true;
+    while (i < n) {
+      c = t.charCodeAt(i);
+      const up = c >= 65 && c <= 90;
+      const low = c >= 97 && c <= 122;
+      if (!up && !low) break;
+      // A lower-to-upper step starts a new run (`getUser` -> `get`, `User`).
+      if (up && lowers > 0) break;
+      if (up) uppers++;
+      else lowers++;
+      const l = up ? c + 32 : c;
+      if (isVowel(l)) {
+        vowels++;
+        cons = 0;
+      } else if (++cons > maxCons) maxCons = cons;
+      i++;
+    }
+    const len = i - start;
+    // Mixed like `ABc`: capitals then lowercase; only one leading capital reads as a word.
+    if (uppers > 1 && lowers > 0) ok = false;
+    if (ok && len >= 4 && vowels > 0 && maxCons < 4) {
+      const v = vowels / len;
+      if (v >= 0.25 && v <= 0.67) covered += len;
+    }
   }
-  return covered / t.length;
+  return covered / n;
 }
 
 /** Whether `t` is a path, host name, version, member path or word-built identifier. */
@@ -289,7 +329,11 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (label === "none") {
     // The value of a key that does not name a secret (`"id": "…"`, `var xy = "…"`, `client_id: …`)
     // is that key's kind of value; one that does (`DB_PWD=…`) labels it.
-    const k = KEY_BEFORE.exec(lineHead);
+    // Cheap first: a key/value needs `=`, `:` or `>` right before the value (past quotes and spaces).
+    let q = lineHead.length - 1;
+    while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
+    const sep = lineHead[q];
+    const k = sep === "=" || sep === ":" || sep === ">" ? KEY_BEFORE.exec(lineHead.slice(-80)) : null;
     if (k) {
       const key = k[1]!.replace(/^.*[.]/, "");
       if (classifyKey(key)) label = "labelled";
