@@ -50,13 +50,20 @@ function base64Runs(ctx: ScanCtx): void {
       const prev = i > 0 ? s[i - 1] : "";
       // Not a fragment of a longer word, path or URL.
       // A base64 PEM (`LS0tLS1CRUdJTi…`) has its own prefix rule and kind.
-      if (prev !== "/" && prev !== "." && prev !== "\\" && !s.startsWith("LS0tLS1CRUdJTi", i)) push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
+      if (prev !== "/" && prev !== "." && prev !== "\\" && !s.startsWith("LS0tLS1CRUdJTi", i) && !DIGEST_BEFORE.test(s.slice(Math.max(0, i - 16), i))) {
+        // Decode a short head first: most runs (digests, random ids, images) are not base64 of text.
+        const head = s.slice(i, i + Math.min(64, (j - i) & ~3));
+        if (decodeBase64Text(head) !== undefined) push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
+      }
     }
     i = j;
   }
 }
 
 // A percent-encoded run ends where a query string or markup does: `?state=<run>&page=2`.
+/** Digests and data URIs: base64 of bytes, never of text. */
+const DIGEST_BEFORE = /(?:sha\d{1,3}[-:]|md5[-:]|h1:|base64,|integrity\W{1,4})$/i;
+
 const STOP = /[\s"'<>`\\?&=]/;
 
 /** Runs with at least two `%XX` escapes, decoded; and runs of JSON `\u00XX` escapes. */

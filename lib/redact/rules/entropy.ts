@@ -191,9 +191,13 @@ function lineStart(s: string, at: number, max: number): number {
   return lim;
 }
 
+/** Any word a label (LABEL, WITH) is built from, anywhere before the token: the cheap test that rules most tokens out. */
+const LABEL_WORD = /key|token|secret|pass|pwd|auth|credential|api|bearer|access|private|signature|session|cookie|otp|pin|license|with|using|login|signed|AQAAABAAA|<secret|<password|<token/i;
+
 function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
   const lineStart0 = lineStart(s, start, 64);
   const before = s.slice(lineStart0, start);
+  if (!LABEL_WORD.test(before)) return "none";
   const m = LABEL.exec(before);
   if (m) {
     // The whole key the label word ends (`nextPageToken:`, `public_key =`): some name no secret.
@@ -310,6 +314,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const run = s.slice(a, b);
   const t = core(run);
   if (t.length < LABELLED_MIN) return;
+  // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it count.
+  if (!ctx.strict && HEX.test(t) && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
   // The cheapest test first: most runs in code and prose are words or identifiers.
   if (!randomToken(t, LABELLED)) return;
   const head = s.slice(Math.max(0, a - 40), a);
