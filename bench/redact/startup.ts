@@ -8,6 +8,8 @@
  *             anyway; in a compiled binary node:fs alone costs several ms)
  *   import    imports lib/redact/index.ts (module evaluation only)
  *   first     imports it and redacts one short clean record (what a hook pays)
+ *   user-pattern  the same with one `redact.extra` pattern configured: loads
+ *             and runs re2js (what a hook with user patterns pays)
  *
  *   bun bench/redact/startup.ts [--runs N] [--against REV]
  *
@@ -37,6 +39,7 @@ const entries: Record<string, string> = {
   builtins: `import { readFileSync } from "node:fs";\nimport { join } from "node:path";\nimport { homedir } from "node:os";\nif (process.env.TG_NEVER === "1") console.log(readFileSync, join, homedir);\n`,
   import: `import * as R from ${lib};\nif (process.env.TG_NEVER === "1") console.log(R);\n`,
   first: firstSrc(lib),
+  "user-pattern": firstSrc(lib).replace("createRedactor({ fingerprintKey: \"k\" })", "createRedactor({ fingerprintKey: \"k\", extra: [{ kind: \"acme-token\", pattern: \"acme_[A-Za-z0-9]{32}\" }] })"),
 };
 
 if (opt.against) {

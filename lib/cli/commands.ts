@@ -159,7 +159,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: "FILEs (or stdin) -> stdout, secrets replaced",
     options: {
       json: { type: "boolean", help: "input is JSON (or JSON Lines); values are redacted with their keys as context" },
-      explain: { type: "boolean", help: "list what was found where, by kind, never the values (instead of the output)" },
+      explain: { type: "boolean", help: "list what was found where (line:column +length), by kind and rule, never the values (instead of the output)" },
+      strict: { type: "boolean", help: "more aggressive entropy detection (unlabelled hex, shorter tokens), for a second pass before sharing" },
     },
     load: async () => (await import("../redact/cli.ts")).redactCommand,
   },

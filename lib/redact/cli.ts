@@ -3,7 +3,8 @@
  *
  *   tracegate redact            raw text
  *   tracegate redact --json     JSON (or JSON Lines) in, JSON out, string leaves redacted with their keys as context
- *   tracegate redact --explain  what was found where, by kind, never the values
+ *   tracegate redact --explain  what was found where (line:column +length), by kind and rule, never the values
+ *   tracegate redact --strict   more aggressive entropy (unlabelled hex, shorter tokens): the export's second pass
  *
  * @example
  * ```sh
@@ -14,12 +15,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { err, fail, out } from "../cli/print.ts";
-import { createRedactor, type Found, type RedactConfig } from "./index.ts";
+import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 
-const USAGE = "usage: tracegate redact [FILE...] [--json] [--explain]   (stdin when no FILE)";
+const USAGE = "usage: tracegate redact [FILE...] [--json] [--explain] [--strict]   (stdin when no FILE)";
 
 async function readStdin(): Promise<string> {
   // Bun's native reader is several times faster than a chunked stream on MBs of input.
@@ -33,8 +34,9 @@ async function readStdin(): Promise<string> {
 function describe(found: readonly Found[], json: boolean): string {
   if (found.length === 0) return "no secrets found\n";
   const lines = found.map((f) => {
-    const where = json ? `${f.path}${f.line > 1 || f.column > 1 ? ` ${f.line}:${f.column}` : ""}` : `${f.line}:${f.column}`;
-    return `${where}\t${f.kind}${f.within ? `\t(decoded from ${f.within})` : ""}${f.checksum ? "\t(checksum verified)" : ""}`;
+    const span = f.length !== undefined ? `+${f.length}` : "";
+    const where = json ? `${f.path}${f.line > 1 || f.column > 1 ? ` ${f.line}:${f.column}` : ""}${span ? ` ${span}` : ""}` : `${f.line}:${f.column}${span ? ` ${span}` : ""}`;
+    return `${where}\t${f.kind}${f.rule ? `\trule ${f.rule}` : ""}${f.within ? `\t(decoded from ${f.within})` : ""}${f.copy ? "\t(copy of a secret found elsewhere)" : ""}${f.checksum ? "\t(checksum verified)" : ""}`;
   });
   const byKind = new Map<string, number>();
   for (const f of found) byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);
@@ -78,17 +80,18 @@ function parseJsonInput(text: string): { values: unknown[]; lines: boolean } | {
  */
 async function userRedactConfig(): Promise<RedactConfig> {
   const config = await loadConfig(process.env, process.cwd());
-  for (const problem of config.errors) err(`tracegate: config: ${problem}\n`);
-  return { extra: config.redact.extra, allow: config.redact.allow, repoExtra: config.redact.repo_extra };
+  const rc: RedactConfig = { extra: config.redact.extra, allow: config.redact.allow, repoExtra: config.redact.repo_extra };
+  for (const problem of [...config.errors, ...checkRedactConfig(rc)]) err(`tracegate: config: ${problem}\n`);
+  return rc;
 }
 
 export async function redactCommand(argv: string[], config?: RedactConfig): Promise<number> {
-  let opts: { json?: boolean; explain?: boolean; help?: boolean };
+  let opts: { json?: boolean; explain?: boolean; strict?: boolean; help?: boolean };
   let files: string[];
   try {
     ({ values: opts, positionals: files } = parseArgs({
       args: argv,
-      options: { json: { type: "boolean" }, explain: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: { json: { type: "boolean" }, explain: { type: "boolean" }, strict: { type: "boolean" }, help: { type: "boolean", short: "h" } },
       strict: true,
       allowPositionals: true,
     }));
@@ -96,7 +99,7 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
     return fail(`${(e as Error).message}\n${USAGE}`, 2);
   }
   if (opts.help) {
-    out(`${USAGE}\n\nReads stdin and writes it to stdout with secrets replaced by [REDACTED:<kind>:<tag>].\n  --json     input is JSON (or JSON Lines); string values are redacted using their keys as context\n  --explain  list what was found where, by kind, without the values (instead of the output)\n`);
+    out(`${USAGE}\n\nReads stdin and writes it to stdout with secrets replaced by [REDACTED:<kind>:<tag>].\n  --json     input is JSON (or JSON Lines); string values are redacted using their keys as context\n  --explain  list what was found where (line:column +length), by kind and rule, without the values (instead of the output)\n  --strict   more aggressive entropy detection (unlabelled hex, shorter tokens), for a second pass before sharing a trace\n`);
     return 0;
   }
   const inputs: { name: string; text: string }[] = [];
@@ -115,7 +118,7 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
       return fail(`cannot read ${f} (${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : (code ?? (e as Error).message)}); nothing was printed`);
     }
   }
-  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? (await userRedactConfig())) });
+  const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? (await userRedactConfig())), strict: opts.strict === true });
   for (const { name, text } of inputs) {
     const code = redactOne(text, name, files.length > 1, opts, redactor);
     if (code !== 0) return code;

@@ -22,11 +22,13 @@ const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
 /** Parses what follows a key: separator, optional quotes, the value. */
-function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean } | undefined {
+function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
   let i = keyEnd;
   const n = s.length;
+  const opener = s[keyStart - 1];
+  let closed = false;
   // Closing quote of the key: `"key"`, `'key'`, JSON-escaped `\"key\"`.
-  if (s[i] === '"' || s[i] === "'") i++;
+  if (s[i] === '"' || s[i] === "'") ((i++), (closed = true));
   else if (s[i] === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) i += 2;
   else if (s[i] === "]" && s[keyStart - 1] === "[") i++; // os.environ["KEY"] style is a reference; ["key"] in TOML tables is not a value
   let sp = 0;
@@ -48,6 +50,8 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   else if (sp > 0 && s[keyStart - 1] === "-") flag = true; // --password x
   else return undefined;
   if (c === ":" && s[i] === "/" && s[i + 1] === "/") return undefined; // a URL scheme, not a key
+  // `'Password:'` is a prompt string, not a key: its own quote closes right after the separator.
+  if (!closed && (opener === "'" || opener === '"') && s[i] === opener) return undefined;
   sp = 0;
   while (i < n && (s[i] === " " || s[i] === "\t") && sp < 8) {
     i++;
@@ -86,7 +90,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
     j++;
   }
   if (xml && !s.startsWith("</", j)) return undefined;
-  return { start, end: j, flag };
+  return { start, end: j, flag, bare: !xml };
 }
 
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
@@ -126,6 +130,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://user:pass@` is URL userinfo (its own rule keeps the host).
   if (a >= 3 && s.startsWith("://", a - 3)) return;
+  // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api`): a name, not a key.
+  if (a > 0 && s[a - 1] === ":" && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 200), a))) return;
   // `--db-password`, `.password`, `-Dpassword`: strip flag dashes and dots for naming only.
   let keyStart = a;
   while (keyStart < b && (s[keyStart] === "-" || s[keyStart] === ".")) keyStart++;
@@ -152,10 +158,14 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     v = again;
     value = s.slice(v.start, v.end);
   }
-  ctx.memo.kv = Math.max(b, v.end);
+  // Hits inside this value are skipped, unless the value nests pairs of its own
+  // (`connectionString="Server=…;Password=…"`): those keys get their turn.
+  ctx.memo.kv = /[=:]/.test(value) ? b : Math.max(b, v.end);
+  // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
+  if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
-  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict)) return;
+  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

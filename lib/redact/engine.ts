@@ -4,22 +4,22 @@
  * occurred; then resolve overlapping findings and render the replacement.
  */
 import { contextRule } from "./context.ts";
+import { encodedRule } from "./rules/encoded.ts";
+import { entropyRule } from "./rules/entropy.ts";
 import { prefixRule } from "./prefix.ts";
-import { STRUCTURAL_RULES } from "./structural.ts";
+import { STRUCTURAL_NAMES, STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
+import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
 /** Every built-in rule. */
-export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule];
+export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule, encodedRule, entropyRule];
 
 /** Every built-in finding kind. */
 export const KINDS: readonly string[] = [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort();
 
-/** A user-supplied pattern (config `redact.extra`): runs over the whole text. */
-export interface ExtraRule {
-  readonly kind: string;
-  readonly re: RegExp;
-}
+/** A user-supplied pattern (config `redact.extra`), compiled by RE2 (pattern.ts): runs over the whole text in linear time. */
+export type ExtraRule = UserPattern;
 
 const MAX_HITS_PER_KEYWORD = 200_000;
 
@@ -98,10 +98,20 @@ function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
 
 const NONE: number[] = [];
 
+/** The name `--explain` gives a built-in rule. */
+function ruleName(rule: Rule): string {
+  if (rule === prefixRule) return "prefix";
+  if (rule === contextRule) return "key-value";
+  if (rule === entropyRule) return "entropy";
+  if (rule === encodedRule) return "encoded";
+  return STRUCTURAL_NAMES.get(rule) ?? rule.kinds[0] ?? "rule";
+}
+
 /** Nesting and the decoded-bytes budget shared by one top-level redaction. */
 export interface ScanOpts {
   readonly depth?: number;
   readonly budget?: { left: number };
+  readonly strict?: boolean;
 }
 
 /**
@@ -114,7 +124,8 @@ export interface ScanOpts {
  */
 export function strongest(findings: readonly Finding[]): Inner | undefined {
   let best: Finding | undefined;
-  for (const f of findings) if (!best || f.priority > best.priority || (f.priority === best.priority && f.start < best.start)) best = f;
+  // An unlabelled-entropy find (priority below 1) names nothing: decoded random bytes are just that.
+  for (const f of findings) if (f.priority >= 1 && (!best || f.priority > best.priority || (f.priority === best.priority && f.start < best.start))) best = f;
   return best && { kind: best.kind, priority: best.priority };
 }
 
@@ -143,39 +154,39 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   const out: Finding[] = [];
   if (s.length < 4) return out;
   const depth = opts.depth ?? 0;
-  const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }) };
+  const ctx: ScanCtx = { s, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
   const hits = findKeywords(s, keywordIndex(rules));
   for (const rule of rules) {
-    if (rule.scanHits) {
-      rule.scanHits(ctx, hits);
-      continue;
+    const before = out.length;
+    runRule(ctx, rule, hits);
+    if (out.length > before) {
+      const name = ruleName(rule);
+      for (let i = before; i < out.length; i++) out[i]!.rule ??= name;
     }
-    if (rule.keywords.length === 1) {
-      const kw = rule.keywords[0]!;
-      for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);
-      continue;
-    }
-    // Several keywords: visit positions in order so rule memos stay valid.
-    const merged: [number, string][] = [];
-    for (const kw of rule.keywords) for (const p of hits.get(kw) ?? NONE) merged.push([p, kw]);
-    if (merged.length === 0) continue;
-    if (merged.length > 1) merged.sort((x, y) => x[0] - y[0]);
-    for (const [p, kw] of merged) rule.scan(ctx, p, kw);
   }
   for (const x of extras) {
-    x.re.lastIndex = 0;
-    let n = 0;
-    for (let m = x.re.exec(s); m && n < 100_000; m = x.re.exec(s), n++) {
-      if (m[0].length === 0) {
-        x.re.lastIndex++;
-        continue;
-      }
-      const g = m.length > 1 && m[1] !== undefined ? 1 : 0;
-      const at = g === 0 ? m.index : m.index + m[0].indexOf(m[1]!);
-      out.push({ from: m.index, start: at, end: at + m[g]!.length, kind: x.kind, priority: 2 });
-    }
+    for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2, rule: "user" });
   }
   return out;
+}
+
+/** Runs one rule at its keyword hits (or over all hits at once, for a rule with `scanHits`). */
+function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly number[]>): void {
+  if (rule.scanHits) {
+    rule.scanHits(ctx, hits);
+    return;
+  }
+  if (rule.keywords.length === 1) {
+    const kw = rule.keywords[0]!;
+    for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);
+    return;
+  }
+  // Several keywords: visit positions in order so rule memos stay valid.
+  const merged: [number, string][] = [];
+  for (const kw of rule.keywords) for (const p of hits.get(kw) ?? NONE) merged.push([p, kw]);
+  if (merged.length === 0) return;
+  if (merged.length > 1) merged.sort((x, y) => x[0] - y[0]);
+  for (const [p, kw] of merged) rule.scan(ctx, p, kw);
 }
 
 /** A resolved, non-overlapping span to replace. */
@@ -185,12 +196,16 @@ export interface Segment {
   readonly kind: string;
   readonly checksum?: boolean;
   readonly within?: string;
+  /** The rule that found it (see Finding.rule). */
+  readonly rule?: string;
+  /** The tag to render (a copy of a secret in another form carries the original's tag). */
+  readonly tag?: string;
 }
 
 const segmentOf = (c: { start: number; end: number; best: Finding }): Segment =>
   c.best.within === undefined
-    ? { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum }
-    : { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, within: c.best.within };
+    ? { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, rule: c.best.rule }
+    : { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, within: c.best.within, rule: c.best.rule };
 
 /**
  * Resolves overlaps: a finding inside a higher-priority finding's whole match
@@ -252,7 +267,7 @@ export function render(s: string, segs: readonly Segment[], tag: (secret: string
   let out = "";
   let at = 0;
   for (const g of segs) {
-    out += s.slice(at, g.start) + `[REDACTED:${g.kind}:${tag(s.slice(g.start, g.end))}]`;
+    out += s.slice(at, g.start) + `[REDACTED:${g.kind}:${g.tag ?? tag(s.slice(g.start, g.end))}]`;
     at = g.end;
   }
   return out + s.slice(at);

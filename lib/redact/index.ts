@@ -24,13 +24,16 @@
  * ```
  */
 import { dataDir } from "../config/paths.ts";
+import { Copies } from "./copies.ts";
 import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
 import { BUILTIN_RULES, type ExtraRule, innerScanner, KINDS, render, resolve, scan, type Segment } from "./engine.ts";
 import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
+import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 
 export { KINDS } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
+export { compileUserPattern } from "./pattern.ts";
 
 export interface RedactConfig {
   /** User patterns (config `redact.extra`): regex source; group 1, if any, is the secret. */
@@ -47,6 +50,12 @@ export interface RedactConfig {
   readonly repoExtra?: readonly { readonly kind: string; readonly pattern: string }[];
   /** Fingerprint key (bytes, string or a lazy loader). Default: the data dir's `redact.key`. */
   readonly fingerprintKey?: FingerprintKey;
+  /**
+   * More aggressive unlabelled-entropy detection (`tracegate redact --strict`,
+   * the export's second pass): lower floors, shorter tokens. More false
+   * positives by design; the hook never sets it.
+   */
+  readonly strict?: boolean;
 }
 
 /** One finding as `--explain` reports it: where and what kind, never the value. */
@@ -57,6 +66,10 @@ export interface Found {
   readonly line: number;
   readonly column: number;
   readonly kind: string;
+  /** The rule that found it: `prefix`, a structural rule (`pem`, `url-userinfo`…), `key-value`, `entropy`, `user`, `copy`, or `label` for a value its JSON key names. */
+  readonly rule?: string;
+  /** Length of the redacted span, in UTF-16 code units. */
+  readonly length?: number;
   /** Whether an offline checksum verified the token. */
   readonly checksum: boolean;
   /**
@@ -65,35 +78,57 @@ export interface Found {
    * `dockerconfigjson`. `kind` is then what the plaintext held (`github-pat`).
    */
   readonly within?: string;
+  /** Set when this is another copy of a secret a rule found elsewhere in the same call. */
+  readonly copy?: true;
 }
 
+/**
+ * Redacts text and JSON values. Every occurrence of every secret found in a
+ * call is masked, wherever in the value it appears.
+ */
 export interface Redactor {
   text(s: string): string;
   value(v: unknown): unknown;
   /** Like `text`/`value`, also listing what was found where (for `tracegate redact --explain`). */
   explainText?(s: string): { output: string; found: Found[] };
   explainValue?(v: unknown): { output: unknown; found: Found[] };
+  /**
+   * A redactor whose calls share what they found, for a caller that redacts
+   * one record in bounded pieces: each call masks copies of every secret any
+   * earlier call found, and `maskCopies` catches copies in pieces redacted
+   * before the secret was found.
+   */
+  scope?(): ScopedRedactor;
 }
 
-/** Problems in a redact config (bad regexes, bad kinds); empty when fine. For `doctor`. */
+/**
+ * See `Redactor.scope`.
+ *
+ * @example
+ * ```ts
+ * const s = redactor.scope!();
+ * const parts = pieces.map((p) => s.value(p));
+ * const record = s.maskCopies(parts); // no copy of any find left in any piece
+ * ```
+ */
+export interface ScopedRedactor extends Redactor {
+  /** Masks every copy of a secret found so far by this scope's calls in an already-redacted value. */
+  maskCopies(v: unknown): unknown;
+}
+
+/** Problems in a redact config (patterns RE2 cannot compile, bad kinds); empty when fine. For `doctor` and config errors. */
 export function checkRedactConfig(config: RedactConfig): string[] {
   const errs: string[] = [];
   for (const [where, list] of [["extra", config.extra], ["repoExtra", config.repoExtra]] as const) {
     for (const [i, x] of (list ?? []).entries()) {
-      if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(x.kind ?? "")) errs.push(`redact.${where}[${i}].kind must be lowercase letters, digits and dashes`);
-      try {
-        new RegExp(x.pattern, "g");
-      } catch (e) {
-        errs.push(`redact.${where}[${i}].pattern: ${(e as Error).message}`);
-      }
+      if (!USER_KIND.test(x.kind ?? "")) errs.push(`redact.${where}[${i}].kind must be lowercase letters, digits and dashes`);
+      const c = compileUserPattern(x.kind, x.pattern);
+      if (c.error) errs.push(`redact.${where}[${i}].pattern (kind "${x.kind}"): ${c.error}`);
     }
   }
   for (const [i, a] of (config.allow ?? []).entries()) {
-    try {
-      new RegExp(a);
-    } catch (e) {
-      errs.push(`redact.allow[${i}]: ${(e as Error).message}`);
-    }
+    const c = compileUserPattern("allow", a);
+    if (c.error) errs.push(`redact.allow[${i}]: ${c.error} (it still matches as a literal)`);
   }
   return errs;
 }
@@ -101,12 +136,9 @@ export function checkRedactConfig(config: RedactConfig): string[] {
 function compileExtras(config: RedactConfig): ExtraRule[] {
   const out: ExtraRule[] = [];
   for (const x of [...(config.extra ?? []), ...(config.repoExtra ?? [])]) {
-    try {
-      // A bad user pattern is skipped (doctor reports it); the hook must still write.
-      out.push({ kind: /^[a-z0-9][a-z0-9-]{0,63}$/.test(x.kind) ? x.kind : "custom", re: new RegExp(x.pattern, "g") });
-    } catch {
-      // skipped
-    }
+    // A pattern RE2 refuses is skipped (checkRedactConfig reports it); the hook must still write.
+    const c = compileUserPattern(USER_KIND.test(x.kind) ? x.kind : "custom", x.pattern);
+    if (c.pattern) out.push(c.pattern);
   }
   return out;
 }
@@ -114,15 +146,8 @@ function compileExtras(config: RedactConfig): ExtraRule[] {
 function compileAllow(allow: readonly string[] | undefined): ((secret: string) => boolean) | undefined {
   if (!allow || allow.length === 0) return undefined;
   const exact = new Set(allow);
-  const res: RegExp[] = [];
-  for (const a of allow) {
-    try {
-      res.push(new RegExp(`^(?:${a})$`));
-    } catch {
-      // literal only
-    }
-  }
-  return (secret) => exact.has(secret) || res.some((r) => r.test(secret));
+  const res = allow.map(allowMatcher).filter((m) => m !== undefined);
+  return (secret) => exact.has(secret) || res.some((r) => r(secret));
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -166,9 +191,10 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const extras = compileExtras(config);
   const allowed = compileAllow(config.allow);
   const tag = makeTagger(config.fingerprintKey);
+  const strict = config.strict === true;
 
   const segmentsOf = (s: string, budget: { left: number }): Segment[] => {
-    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget }));
+    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict }));
     return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
   };
 
@@ -198,33 +224,66 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     return undefined;
   };
 
-  const redactString = (s: string, path: string, found: Found[] | undefined, budget: { left: number }, key?: string, forced?: string): string => {
-    const container = s.length > 0 ? containerKind(s, key, forced, budget) : undefined;
-    const segs = container ? [] : segmentsOf(s, budget);
-    let kind = container?.kind;
-    if (!kind && key !== undefined && s.length > 0) {
+  /** What pass 1 decided for one string: redact all of it, or these segments. */
+  interface Plan {
+    readonly whole?: { readonly kind: string; readonly within?: string };
+    readonly segs: readonly Segment[];
+  }
+  const NO_SEGS: Plan = { segs: [] };
+
+  /** Pass 1 for one string: find its secrets and remember each for the copy pass. */
+  const planString = (s: string, call: Call, key?: string, forced?: string): Plan => {
+    if (s.length === 0) return NO_SEGS;
+    const container = containerKind(s, key, forced, call);
+    const segs = container ? [] : segmentsOf(s, call);
+    let whole: Plan["whole"] = container;
+    if (!whole && key !== undefined) {
       const cls = classifyKey(key);
       // The key labels the whole value a secret, unless a rule already covers
       // all of it (then keep the rule's kind and kept prefix).
       if (cls && !(cls.kind === "connection-string" && s.includes("://")) && plausibleSecret(s, cls.password, key, cls.strict)) {
         const covered = segs.reduce((n, g) => n + (g.end - g.start), 0);
         const keptPrefix = segs.length === 1 ? segs[0]!.start : 0;
-        if (!(segs.length === 1 && segs[0]!.end === s.length && keptPrefix <= 24 && covered + keptPrefix === s.length)) kind = cls.kind;
+        if (!(segs.length === 1 && segs[0]!.end === s.length && keptPrefix <= 24 && covered + keptPrefix === s.length)) whole = { kind: cls.kind };
       }
     }
-    if (kind && !(allowed && allowed(s))) {
-      found?.push(container?.within ? { path, line: 1, column: 1, kind, checksum: false, within: container.within } : { path, line: 1, column: 1, kind, checksum: false });
-      return `[REDACTED:${kind}:${tag(s)}]`;
+    if (whole && !(allowed && allowed(s))) {
+      call.copies.add(s, { kind: whole.kind, tag: tag(s) });
+      return { whole, segs: [] };
     }
+    for (const g of segs) {
+      const secret = s.slice(g.start, g.end);
+      call.copies.add(secret, { kind: g.kind, tag: tag(secret) });
+    }
+    return segs.length === 0 ? NO_SEGS : { segs };
+  };
+
+  /** Pass 2 for one string: its own segments plus every copy of a secret found anywhere in the call. */
+  const renderString = (s: string, plan: Plan, path: string, call: Call): string => {
+    const found = call.found;
+    if (plan.whole) {
+      const f: Found = { path, line: 1, column: 1, kind: plan.whole.kind, rule: plan.whole.within ? "decoded" : "label", length: s.length, checksum: false };
+      found?.push(plan.whole.within ? { ...f, within: plan.whole.within } : f);
+      return `[REDACTED:${plan.whole.kind}:${tag(s)}]`;
+    }
+    const segs = withCopies(s, plan.segs, call.copies);
     if (found && segs.length > 0) {
       const at = lineCols(s, segs.map((g) => g.start));
-      segs.forEach((g, i) => found.push(g.within ? { path, ...at[i]!, kind: g.kind, checksum: g.checksum === true, within: g.within } : { path, ...at[i]!, kind: g.kind, checksum: g.checksum === true }));
+      segs.forEach((g, i) => {
+        const f: Found = { path, ...at[i]!, kind: g.kind, rule: g.tag !== undefined ? "copy" : g.rule, length: g.end - g.start, checksum: g.checksum === true };
+        found.push(g.within ? { ...f, within: g.within } : g.tag !== undefined ? { ...f, copy: true } : f);
+      });
     }
     return render(s, segs, tag);
   };
 
-  const walk = (v: unknown, key: string | undefined, path: string, depth: number, found: Found[] | undefined, forced: string | undefined, budget: { left: number }): unknown => {
-    if (typeof v === "string") return redactString(v, path, found, budget, key, forced);
+  /**
+   * One traversal for both passes: `onString` sees every string (keys
+   * included) in the same order each time; with `build` false nothing is
+   * allocated and the result is undefined.
+   */
+  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: string | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: string) => string): unknown => {
+    if (typeof v === "string") return onString(v, path, key, forced);
     if (v === null || typeof v !== "object") return v;
     if (depth > DEPTH_GUARD) {
       // Beyond any real payload: keep the text, redacted, rather than recurse further.
@@ -234,9 +293,15 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       } catch {
         return "[REDACTED:too-deep:0000]";
       }
-      return redactString(text, path, found, budget);
+      return onString(text, path);
     }
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, key, `${path}[${i}]`, depth + 1, found, forced, budget));
+    if (Array.isArray(v)) {
+      if (!build) {
+        for (let i = 0; i < v.length; i++) visit(v[i], key, path, depth + 1, forced, false, onString);
+        return undefined;
+      }
+      return v.map((x, i) => visit(x, key, `${path}[${i}]`, depth + 1, forced, true, onString));
+    }
     const obj = v as Record<string, unknown>;
     // Kubernetes Secret: every value under data/stringData is secret, whatever it looks like.
     const k8s = obj.kind === "Secret" && (isPlainObject(obj.data) || isPlainObject(obj.stringData));
@@ -245,33 +310,88 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     const entries: [string, unknown][] = [];
     for (const k of Object.keys(obj)) {
       const x = obj[k];
-      const childPath = `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
+      const childPath = build ? `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}` : path;
       let childKey = k;
       let childForced = forced;
       if (k8s && (k === "data" || k === "stringData")) childForced = k === "data" ? K8S_DATA : K8S_STRING;
       if (nameKey !== undefined && (k === "value" || k === "Value") && classifyKey(nameKey)) childKey = nameKey;
-      const rk = redactString(k, `${path}{key}`, found, budget);
-      entries.push([rk, walk(x, childKey, childPath, depth + 1, found, childForced, budget)]);
+      const rk = onString(k, `${path}{key}`);
+      const rv = visit(x, childKey, childPath, depth + 1, childForced, build, onString);
+      if (build) entries.push([rk, rv]);
     }
     // Object.fromEntries defines own properties: a "__proto__" key stays data, never a prototype.
-    return Object.fromEntries(entries);
+    return build ? Object.fromEntries(entries) : undefined;
   };
+
+  const redactValue = (v: unknown, call: Call): unknown => {
+    const plans: Plan[] = [];
+    visit(v, undefined, "$", 0, undefined, false, (s, _path, key, forced) => {
+      plans.push(planString(s, call, key, forced));
+      return s;
+    });
+    let i = 0;
+    return visit(v, undefined, "$", 0, undefined, true, (s, path) => renderString(s, plans[i++]!, path, call));
+  };
+  const redactText = (s: string, call: Call): string => renderString(s, planString(s, call), "$", call);
 
   // One decode budget per call: rescans of decoded values stay bounded however
   // many containers a record holds.
-  const budget = () => ({ left: DECODE_BUDGET });
-  return {
-    text: (s) => redactString(s, "$", undefined, budget()),
-    value: (v) => walk(v, undefined, "$", 0, undefined, undefined, budget()),
+  const newCall = (found?: Found[], copies = new Copies()): Call => ({ left: DECODE_BUDGET, found, copies });
+  const redactor = (shared?: Copies): Redactor => ({
+    text: (s) => redactText(s, newCall(undefined, shared)),
+    value: (v) => redactValue(v, newCall(undefined, shared)),
     explainText(s) {
       const found: Found[] = [];
-      return { output: redactString(s, "$", found, budget()), found };
+      return { output: redactText(s, newCall(found, shared)), found };
     },
     explainValue(v) {
       const found: Found[] = [];
-      return { output: walk(v, undefined, "$", 0, found, undefined, budget()), found };
+      return { output: redactValue(v, newCall(found, shared)), found };
+    },
+  });
+  return {
+    ...redactor(),
+    scope(): ScopedRedactor {
+      const copies = new Copies();
+      return {
+        ...redactor(copies),
+        maskCopies: (v) => (copies.size === 0 ? v : visit(v, undefined, "$", 0, undefined, true, (s) => copies.mask(s))),
+      };
     },
   };
+}
+
+/** Per-call state: the decode budget, the explain list, the secrets found so far. */
+interface Call {
+  left: number;
+  readonly found: Found[] | undefined;
+  readonly copies: Copies;
+}
+
+/**
+ * `segs` plus a segment for every copy of a known secret that no segment
+ * already covers, in order. A copy carries the original's tag.
+ */
+function withCopies(s: string, segs0: readonly Segment[], copies: Copies): readonly Segment[] {
+  if (copies.size === 0) return segs0;
+  // A token the entropy rule found that is a copy of a secret a stronger rule named elsewhere: that name.
+  const segs = segs0.map((g) => {
+    if (g.kind !== "high-entropy-token" && g.kind !== "labelled-token") return g;
+    const k = copies.lookup(s.slice(g.start, g.end));
+    return k && k.kind !== g.kind ? { ...g, kind: k.kind } : g;
+  });
+  const spans = copies.find(s);
+  if (spans.length === 0) return segs;
+  const out: Segment[] = [];
+  let j = 0;
+  for (const [a, b, k] of spans) {
+    while (j < segs.length && segs[j]!.end <= a) out.push(segs[j++]!);
+    // Inside (or across) a segment of this string's own: that segment already redacts it.
+    if (j < segs.length && segs[j]!.start < b) continue;
+    out.push({ start: a, end: b, kind: k.kind, tag: k.tag });
+  }
+  while (j < segs.length) out.push(segs[j++]!);
+  return out;
 }
 
 /**

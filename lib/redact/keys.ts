@@ -115,6 +115,23 @@ function termIn(w: string): { term: string; rest: string } | undefined {
   return undefined;
 }
 
+/**
+ * Whether a key name says its value is not a secret although it has a
+ * secret-ish word (`nextPageToken`, `max_tokens`, `public_key`, `sortKey`).
+ *
+ * @example
+ * ```ts
+ * negatedKey("nextPageToken"); // true
+ * negatedKey("api_key");       // false
+ * ```
+ */
+export function negatedKey(key: string): boolean {
+  const words = keyWords(key);
+  if (words.length === 1 && EXACT_NEG.has(words[0]!)) return true;
+  if (words.some((w) => HEAD_NEG.has(w))) return true;
+  return words.length >= 2 && words[words.length - 1] === "key" && KEY_HEAD_NEG.has(words[words.length - 2]!);
+}
+
 const cache = new Map<string, KeyClass | null>();
 
 /**
@@ -215,14 +232,15 @@ const ascii = new Uint32Array(128);
 
 // `$VAR` and `%VAR%` only as a whole value or before a path/separator: a
 // password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference.
-const REFERENCE = /^(?:\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
+const REFERENCE = /^(?:<|\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
 const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
 const SIMPLE_WORDS = new Set([
   "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "test", "testing", "secret",
   "password", "passwd", "token", "string", "str", "number", "int", "bool", "boolean", "bytes", "any", "object", "text",
   "varchar", "char", "hidden", "required", "optional", "secretstr", "secretbytes", "default", "string;", "str,",
   "bearer", "basic", "admin", "root", "user", "guest", "string,", "string)", "str)", "unknown", "never", "void",
-  "nullable", "env", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
+  "nullable", "env", "await", "async", "function", "return", "yield", "typeof", "require", "import", "const", "self",
+  "this", "cls", "new", "lambda", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
 ]);
 
 /**
@@ -237,8 +255,19 @@ const SIMPLE_WORDS = new Set([
  * plausibleSecret("user:42:profile", false, "cache_key", true); // false
  * ```
  */
-export function plausibleSecret(v: string, password: boolean, keyName = "", strict = false): boolean {
+export function plausibleSecret(v: string, password: boolean, keyName = "", strict = false, bare = false): boolean {
   const n = v.length;
+  // Unquoted in code, an identifier is a reference to a variable, type or
+  // call (`secret: PotentialSecret`, `token = getToken(…)`, `auth: v4auth_header`),
+  // not a literal: literals carry quotes. An env-file value is bare too, so
+  // only identifier shapes a credential never has are dropped.
+  if (bare && /^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)*$/.test(v)) {
+    if (/^[A-Za-z][a-z]{1,}(?:[A-Z][a-z]{2,}[0-9]{0,2})+$/.test(v)) return false; // PascalCase / camelCase
+    if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(v) && !/\d{3}/.test(v)) return false; // snake_case
+    if (v.includes(".") && !/\d{3}/.test(v)) return false; // member path
+  }
+  // Expressions: `b.token||c`, `x ?? y`, `a && b`.
+  if (bare && /\|\||&&|\?\?/.test(v)) return false;
   // A weakly labelled value counts only when it is token-like: one word, long,
   // mixed case and digits, high entropy (hex digests and ids stay).
   if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
@@ -255,13 +284,18 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[x*0#.\s-]+$/i.test(v)) return false;
   // Function calls, indexers, dotted identifier paths: code, not a literal.
   if (/^[A-Za-z_$][\w$.]*\s?\(.*\)?;?$/.test(v) && v.includes("(")) return false;
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && !/\d/.test(v)) return false;
+  // Dotted identifier paths (`exports2.STRICT_TOKEN`, `this.#headers.cookies`): code.
+  if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(v) && v.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
+  // printf-style templates (`/v2/tokens/%s`).
+  if (/(?:^|[/\s:=])%[sdvq](?:[/\s&?.]|$)/.test(v)) return false;
   if (/^[A-Za-z_$][\w$]*\[/.test(v)) return false;
   // Type annotations: `password: string`, `Optional[str]`, `str | None`.
   if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
   if (/^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
-  // Labels and prose: letters and spaces with a space, or a sentence.
-  if (/^[A-Za-z][A-Za-z' ]*[A-Za-z.:?!…]?$/.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v))) return false;
+  // Labels and prose in any language (`Passwort bestätigen`): letters and spaces with a space, or a sentence.
+  if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v))) return false;
+  // The tail of a bracketed placeholder (`<user:password>`, `[PASSWORD]`).
+  if (/^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
   if (/\s/.test(v) && v.split(/\s+/).length > 4) return false;
   // Filesystem paths and plain URLs without credentials.
   if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;
@@ -272,8 +306,10 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   }
   // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
   if (/^[\d.,_:+-]+$/.test(v) && !/^\d{20,}$/.test(v)) return false;
-  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN
-  if (/^[a-z]+(?:[_-][a-z]+)*$/.test(v)) return false; // my_secret_name
+  if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
+  if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
+  // Tokens have no spaces (passwords may).
+  if (/\s/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
   if ("abcdefghijklmnopqrstuvwxyz".includes(lower) || "0123456789".includes(lower)) return false;
   const h = entropy(v);

@@ -17,6 +17,8 @@ export interface Finding {
    * found: a base64 `ghp_…` in a Secret's data is `github-pat` within `k8s-secret`.
    */
   within?: string;
+  /** The rule that found it (`prefix`, `pem`, `key-value`, `entropy`, `user`…), for `--explain`. */
+  rule?: string;
 }
 
 /** What a rescan of decoded plaintext found: the strongest finding's kind. */
@@ -37,6 +39,8 @@ export interface ScanCtx {
    * is spent, which keeps a scan linear in its input.
    */
   readonly inner?: (plain: string) => Inner | undefined;
+  /** More aggressive unlabelled-entropy detection (`tracegate redact --strict`). */
+  readonly strict?: boolean;
 }
 
 /**

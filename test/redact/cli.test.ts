@@ -63,6 +63,30 @@ describe("tracegate redact", () => {
     expect(j.out).toContain("$.a.b[0]");
   });
 
+  test("--explain names the rule and the span of each find", async () => {
+    const tok = "ghp_" + g.s(A.b62, 36);
+    const pw = g.s(A.b62, 16);
+    const r = await run(["--explain"], `GITHUB_TOKEN=${tok}\npassword: ${pw}\nUsing Key=${g.s(A.b62, 24)}42Zq\n`);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^1:18 \+36\tgithub-pat\trule prefix/m);
+    expect(r.out).toMatch(/^2:11 \+16\tpassword\trule key-value$/m);
+    expect(r.out).toMatch(/^3:11 \+28\tlabelled-token\trule entropy$/m);
+    expect(r.out).not.toContain(pw);
+  });
+
+  test("--strict also takes unlabelled hex the default pass leaves", async () => {
+    const hex = g.s(A.hex, 40);
+    const input = `$ cat config/master.key\n${hex}\n`;
+    const plain = await run([], input);
+    expect(plain.out).toBe(input);
+    const strict = await run(["--strict"], input);
+    expect(strict.code).toBe(0);
+    expect(strict.out).toMatch(/^\$ cat config\/master\.key\n\[REDACTED:high-entropy-token:[0-9a-f]{4}\]\n$/);
+    // Guards still hold in strict mode: a commit id after `commit` stays.
+    const commit = `commit ${hex}\n`;
+    expect((await run(["--strict"], commit)).out).toBe(commit);
+  });
+
   test("bad input and bad usage: a clear error and a non-zero exit", async () => {
     const bad = await run(["--json"], "{not json");
     expect(bad.code).toBe(1);

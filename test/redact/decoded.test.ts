@@ -205,7 +205,7 @@ describe("tracegate redact --explain", () => {
     });
     const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
     expect(code).toBe(0);
-    expect(out).toContain("4:10\tgithub-pat\t(decoded from k8s-secret)");
+    expect(out).toContain("4:10 +56\tgithub-pat\trule k8s-secret\t(decoded from k8s-secret)");
     expect(out).not.toContain(b64(tok).slice(0, 12));
   });
 });

@@ -1,0 +1,214 @@
+/**
+ * Every copy of a found secret goes. A rule finds a secret where its context
+ * is (`password=…`, `ghp_…`); the same value printed again elsewhere in the
+ * record (an echo, a URL, another field, a JSON dump of the config) has no
+ * context there. So once a call has found its secrets, one more pass masks
+ * every remaining occurrence of each, and of its JSON-escaped, URL-encoded
+ * and base64 forms, with the same kind and tag.
+ */
+
+/** Shortest found value whose copies are masked; shorter finds are masked where found only. */
+export const COPY_MIN = 4;
+/** Below this length a copy must stand alone (no letter or digit either side): `abcd` inside `abcdef` is no copy. */
+export const COPY_BOUNDED_BELOW = 10;
+/**
+ * Longest find whose copies are searched. Longer finds (a Secret's whole
+ * base64 value, a key body) have rules of their own wherever they appear;
+ * the cap keeps the copy search linear in the text.
+ */
+export const COPY_MAX = 512;
+
+/** A found secret as copies of it are rendered. */
+export interface Known {
+  readonly kind: string;
+  readonly tag: string;
+}
+
+interface Variant {
+  readonly text: string;
+  readonly known: Known;
+  readonly bounded: boolean;
+}
+
+/**
+ * Whether copies of a find are worth masking: a value with the look of a
+ * credential. A word or identifier a context rule took for a value
+ * (`otp = await …`, `Secret: secretValue`) must not be masked across the
+ * whole record on top: that turns one doubtful find into dozens.
+ */
+export function copyWorthy(secret: string): boolean {
+  if (secret.length < COPY_MIN || /^[\s\W_]*$/.test(secret)) return false;
+  // Letters only, or an identifier without digits (`SecretsCollection`, `api_key`): a word, not a credential.
+  if (/^[A-Za-z_$][A-Za-z_$.]*$/.test(secret)) return false;
+  return true;
+}
+
+const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
+function formsOf(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  if (secret.includes("/")) forms.add(json.replaceAll("/", "\\/"));
+  try {
+    forms.add(encodeURIComponent(secret));
+  } catch {
+    // lone surrogate: no URL form
+  }
+  if (secret.length >= 12) {
+    const b64 = Buffer.from(secret, "utf8").toString("base64").replace(/=+$/, "");
+    forms.add(b64);
+    forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return [...forms];
+}
+
+/**
+ * Finds and masks copies of known secrets in strings.
+ *
+ * @example
+ * ```ts
+ * const c = new Copies();
+ * c.add("hunter2hunter2", { kind: "password", tag: "1a2b" });
+ * c.mask("echo hunter2hunter2"); // "echo [REDACTED:password:1a2b]"
+ * ```
+ */
+export class Copies {
+  private readonly variants = new Map<string, Variant>();
+  private index: CopyIndex | undefined;
+  private minLen = Infinity;
+
+  /** How many distinct secrets (with their forms) are known. */
+  get size(): number {
+    return this.variants.size;
+  }
+
+  /** Registers a found secret; values shorter than COPY_MIN are ignored. */
+  add(secret: string, known: Known): void {
+    if (secret.length < COPY_MIN || secret.length > COPY_MAX || this.variants.has(secret)) return;
+    if (secret.includes("[REDACTED:") || !copyWorthy(secret)) return;
+    for (const text of formsOf(secret)) {
+      if (text.length < COPY_MIN || this.variants.has(text)) continue;
+      this.variants.set(text, { text, known, bounded: text.length < COPY_BOUNDED_BELOW });
+      this.minLen = Math.min(this.minLen, text.length);
+    }
+    this.index = undefined;
+  }
+
+  /**
+   * Spans `[start, end, known]` of copies in `s`, non-overlapping, longest
+   * form first at each position; none inside an existing `[REDACTED:…]` tag.
+   */
+  find(s: string): [number, number, Known][] {
+    if (this.variants.size === 0 || s.length < this.minLen) return [];
+    const hits: [number, number, Known][] = [];
+    if (this.variants.size <= 24) {
+      for (const v of this.variants.values()) {
+        for (let i = s.indexOf(v.text); i !== -1; i = s.indexOf(v.text, i + 1)) {
+          if (this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+        }
+      }
+    } else {
+      // Many secrets: one pass. A 64K-bit table of first-four-character hashes skips
+      // almost every position; at the rest, variants are bucketed by their
+      // first four characters, then by length and last four, so finds that
+      // share a prefix (a hundred `ghp_…`) still cost one lookup per length;
+      // the compare budget keeps a payload built to collide linear anyway.
+      const ix = (this.index ??= this.buildIndex());
+      const pairs = ix.pairs;
+      let budget = 64 * s.length + 1_000_000;
+      for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
+        const h = key4(s, i);
+        if (pairs[h & 0xffff] !== 1) continue;
+        const byLen = ix.heads.get(h);
+        if (!byLen) continue;
+        for (const [len, byKey] of byLen) {
+          budget--;
+          if (i + len > s.length) continue;
+          const list = byKey.get(key4(s, i + len - 4));
+          if (!list) continue;
+          budget -= list.length * 16;
+          for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+        }
+      }
+    }
+    if (hits.length === 0) return hits;
+    hits.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const tags = redactedTags(s);
+    const out: [number, number, Known][] = [];
+    let end = 0;
+    let t = 0;
+    for (const h of hits) {
+      if (h[0] < end) continue;
+      while (t < tags.length && tags[t]![1] <= h[0]) t++;
+      if (t < tags.length && tags[t]![0] < h[1]) continue;
+      out.push(h);
+      end = h[1];
+    }
+    return out;
+  }
+
+  /** The kind and tag a find registered for exactly `text`, if any. */
+  lookup(text: string): Known | undefined {
+    return this.variants.get(text)?.known;
+  }
+
+  /** `s` with every copy replaced by `[REDACTED:<kind>:<tag>]`. */
+  mask(s: string): string {
+    const spans = this.find(s);
+    if (spans.length === 0) return s;
+    let out = "";
+    let at = 0;
+    for (const [a, b, k] of spans) {
+      out += s.slice(at, a) + `[REDACTED:${k.kind}:${k.tag}]`;
+      at = b;
+    }
+    return out + s.slice(at);
+  }
+
+  private accept(s: string, i: number, v: Variant): boolean {
+    if (!v.bounded) return true;
+    const before = i > 0 ? s.charCodeAt(i - 1) : 32;
+    const after = i + v.text.length < s.length ? s.charCodeAt(i + v.text.length) : 32;
+    return !isWordCode(before) && !isWordCode(after);
+  }
+
+  private buildIndex(): CopyIndex {
+    const heads = new Map<number, Map<number, Map<number, Variant[]>>>();
+    const pairs = new Uint8Array(65536);
+    for (const v of this.variants.values()) {
+      const t = v.text;
+      const h = key4(t, 0);
+      pairs[h & 0xffff] = 1;
+      let byLen = heads.get(h);
+      if (!byLen) heads.set(h, (byLen = new Map()));
+      let byKey = byLen.get(t.length);
+      if (!byKey) byLen.set(t.length, (byKey = new Map()));
+      const k = key4(t, t.length - 4);
+      let l = byKey.get(k);
+      if (!l) byKey.set(k, (l = []));
+      l.push(v);
+    }
+    return { pairs, heads };
+  }
+}
+
+/** A bit table of first-four-character hashes, then variants by first four, length and last four characters. */
+interface CopyIndex {
+  readonly pairs: Uint8Array;
+  readonly heads: Map<number, Map<number, Map<number, Variant[]>>>;
+}
+
+/** A number for the four characters at `i` (collisions only cost a compare). */
+const key4 = (s: string, i: number): number =>
+  (((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3)) >>> 0;
+
+const TAG = /\[REDACTED:[a-z0-9-]{1,64}:[0-9a-f]{4}\]/g;
+
+function redactedTags(s: string): [number, number][] {
+  if (!s.includes("[REDACTED:")) return [];
+  const out: [number, number][] = [];
+  for (const m of s.matchAll(TAG)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}

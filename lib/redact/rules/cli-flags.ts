@@ -1,0 +1,31 @@
+/** Secrets passed on command lines: `curl -u`, `.netrc`, `mysql -p`, `redis-cli -a`, `docker login -p`, `--from-literal`. */
+import { plausibleSecret } from "../keys.ts";
+import { regexRule } from "../prefix.ts";
+import type { Rule } from "../types.ts";
+
+export const CLI_RULES: readonly Rule[] = [
+  // curl -u user:pass / --user user:pass
+  regexRule("basic-auth", ["-u ", "--user ", "--user="], String.raw`(?<=\s|^)(?:-u|--user)[ =]{0,3}(?:\\?["'])?[^\s:"'\\]{1,256}:([^\s"'\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // .netrc: machine h login u password p
+  regexRule("netrc-password", ["machine "], String.raw`machine[ \t]{1,10}\S{1,256}\s{1,10}login[ \t]{1,10}\S{1,256}\s{1,10}password[ \t]{1,10}(\S{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // mysql -pSECRET (no space: that is mysql's syntax for an inline password)
+  regexRule("mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)
+  regexRule("password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // docker login -p SECRET
+  regexRule("password", [" -p "], String.raw`(?<=docker\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+  // kubectl create secret generic --from-literal=key=value
+  regexRule("k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }),
+];

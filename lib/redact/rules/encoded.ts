@@ -1,0 +1,119 @@
+/**
+ * Secrets hidden by an encoding (issue 11, "raw text kept undecoded"): a
+ * base64 run, a percent-encoded run or a run of JSON `\uXXXX` escapes is
+ * decoded and the plaintext rescanned with every rule; when the plaintext
+ * holds a secret, the whole encoded run goes, named by what it held
+ * (`github-pat` within `base64`). Decoding is charged to the call's decode
+ * budget, so a payload of encoded runs stays linear.
+ */
+import { decodeBase64Text, DECODED_PRIORITY } from "../decode.ts";
+import type { Rule, ScanCtx } from "../types.ts";
+
+const B64_MIN = 24;
+const RUN_MAX = 65536;
+
+/** Base64 (standard and URL-safe) characters. */
+const B64 = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-") B64[c.charCodeAt(0)] = 1;
+
+function push(ctx: ScanCtx, start: number, end: number, plain: string | undefined, within: string): void {
+  if (plain === undefined || plain.length < 8 || !ctx.inner) return;
+  const inner = ctx.inner(plain);
+  // Only a named find counts (an entropy hit on decoded bytes names nothing).
+  if (!inner || inner.priority < 1) return;
+  ctx.out.push({ from: start, start, end, kind: inner.kind, priority: Math.max(DECODED_PRIORITY, inner.priority), within });
+}
+
+function base64Runs(ctx: ScanCtx): void {
+  const s = ctx.s;
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || B64[c] !== 1) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let digit = false;
+    let upper = false;
+    let lower = false;
+    for (; j < n; j++) {
+      const d = s.charCodeAt(j);
+      if (d >= 128 || B64[d] !== 1) break;
+      if (d >= 48 && d <= 57) digit = true;
+      else if (d >= 65 && d <= 90) upper = true;
+      else if (d >= 97 && d <= 122) lower = true;
+    }
+    // Base64 of text has capitals, lower case and (nearly always) digits.
+    if (j - i >= B64_MIN && j - i <= RUN_MAX && upper && lower && digit) {
+      const prev = i > 0 ? s[i - 1] : "";
+      // Not a fragment of a longer word, path or URL.
+      // A base64 PEM (`LS0tLS1CRUdJTi…`) has its own prefix rule and kind.
+      if (prev !== "/" && prev !== "." && prev !== "\\" && !s.startsWith("LS0tLS1CRUdJTi", i) && !DIGEST_BEFORE.test(s.slice(Math.max(0, i - 16), i))) {
+        // Decode a short head first: most runs (digests, random ids, images) are not base64 of text.
+        const head = s.slice(i, i + Math.min(64, (j - i) & ~3));
+        if (decodeBase64Text(head) !== undefined) push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
+      }
+    }
+    i = j;
+  }
+}
+
+// A percent-encoded run ends where a query string or markup does: `?state=<run>&page=2`.
+/** Digests and data URIs: base64 of bytes, never of text. */
+const DIGEST_BEFORE = /(?:sha\d{1,3}[-:]|md5[-:]|h1:|base64,|integrity\W{1,4})$/i;
+
+const STOP = /[\s"'<>`\\?&=]/;
+
+/** Runs with at least two `%XX` escapes, decoded; and runs of JSON `\u00XX` escapes. */
+function escapedRuns(ctx: ScanCtx): void {
+  const s = ctx.s;
+  let from = 0;
+  for (let p = s.indexOf("%", from); p !== -1 && p < s.length; p = s.indexOf("%", from)) {
+    let a = p;
+    while (a > 0 && p - a < 1024 && !STOP.test(s[a - 1]!)) a--;
+    let b = p;
+    while (b < s.length && b - a < RUN_MAX && !STOP.test(s[b]!)) b++;
+    from = Math.max(b, p + 1);
+    const run = s.slice(a, b);
+    if ((run.match(/%[0-9A-Fa-f]{2}/g) ?? []).length < 2) continue;
+    let plain: string;
+    try {
+      plain = decodeURIComponent(run.replace(/\+/g, " "));
+    } catch {
+      continue;
+    }
+    if (plain !== run) push(ctx, a, b, plain, "url-encoded");
+  }
+  from = 0;
+  for (let p = s.indexOf("\\u", from); p !== -1; p = s.indexOf("\\u", from)) {
+    let b = p;
+    // A run of text with \u escapes in it, up to a quote or whitespace.
+    while (b < s.length && b - p < RUN_MAX && !/[\s"'<>`]/.test(s[b]!)) b++;
+    from = Math.max(b, p + 2);
+    const run = s.slice(p, b);
+    if (!/\\u00[2-7][0-9a-fA-F]/.test(run)) continue;
+    let plain: string;
+    try {
+      plain = JSON.parse(`"${run.replace(/"/g, '\\"')}"`) as string;
+    } catch {
+      continue;
+    }
+    push(ctx, p, b, plain, "json-escaped");
+  }
+}
+
+/** See the module comment. */
+export const encodedRule: Rule = {
+  kinds: [],
+  keywords: [],
+  scan() {
+    // Keyword-free: everything happens in scanHits.
+  },
+  scanHits(ctx) {
+    if (!ctx.inner) return;
+    base64Runs(ctx);
+    escapedRuns(ctx);
+  },
+};

@@ -1,0 +1,364 @@
+/**
+ * Secrets with a weak label or none: a context-aware entropy rule.
+ *
+ * One pass over the text finds every token-like run (16 to 512 characters of
+ * `A-Z a-z 0-9 + / = _ - . ~`). A run is redacted when it looks random and no
+ * guard says what else it is:
+ *
+ * - **guards** (never redacted by this rule): pure hex outside a label (git
+ *   object ids, digests, trace ids), UUIDs outside a label, anything after
+ *   `sha1-`/`sha256:`/`sha512-`/`h1:`/`integrity`/`base64,` (digests,
+ *   lockfile hashes, `data:image/…;base64,` blobs), paths, host names,
+ *   versions and dotted member paths, identifiers built of words
+ *   (`release-2024-01-05`, `getUser2FAToken`);
+ * - **randomness**: letters and digits mixed, Shannon entropy near the
+ *   maximum its length and alphabet allow, and few pronounceable word runs;
+ * - **weak labels** on the same line just before it (`Key=`, `token - '…'`,
+ *   `Your API key is …`, `authenticated with …`, `pass '…'`) lower the bar:
+ *   shorter tokens, hex and UUIDs count.
+ *
+ * `strict` (the export's second pass, `tracegate redact --strict`) lowers the
+ * bar further and lets unlabelled hex of 32+ characters through. The hook
+ * never runs strict. Priority is the lowest of all rules, so any rule that
+ * knows the token's kind wins on overlap.
+ */
+import { decodeBase64Text } from "../decode.ts";
+import { classifyKey, entropy, negatedKey } from "../keys.ts";
+import type { Rule, ScanCtx } from "../types.ts";
+
+const MIN = 16;
+const MAX = 512;
+const LABELLED_MIN = 10;
+
+/** Token characters: A-Z a-z 0-9 + / = _ - . ~ */
+const TOKEN = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~") TOKEN[c.charCodeAt(0)] = 1;
+
+// Weak labels: a secret-ish word, then a separator, right before the token on its line.
+const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
+// Jenkins credentials.xml keeps secrets as `{AQAAABAAAA…}`; fixtures print `<secret>{name AQAAABAAA <token>}</secret>`.
+const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase)>\{?|authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
+// What a token right after these is not a secret: digests, lockfile hashes, image data.
+const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?|sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
+/**
+ * Provider object ids (Stripe `in_…`/`evt_…`/`cus_…`, OpenAI `chatcmpl-…`, Anthropic `msg_…`/`toolu_…`):
+ * identifiers agents print all the time, not credentials.
+ */
+const OBJECT_ID = /^(?:chatcmpl|cmpl|msg|toolu|srvtoolu|req|run|asst|thread|call|file|batch|ft|ftjob|evt|in|ii|il|cus|pi|pm|ch|re|sub|si|price|prod|txn|acct|cs|seti|src|po|py|tr|card|ba|ic|ord|sku|plink|promo|inv|pay|payout|dp|du|mbur|fee|cbtxn|link|ses|sess|job|span|trace|resp|conv|step|vs|vsfb|modr|img|usr|user|org|team|ws|env|dep|build|pr|commit)[_-][A-Za-z0-9]{8,64}$/;
+/** A line whose key names a hash or digest (`source_code_hash = "…" -> "…"`, `"password_hash": …`). */
+const HASH_LINE = /(?:hash|digest|checksum|fingerprint|integrity|etag|sha\d{0,3}sum|nonce)\b|_hash\b|Hash["']?\s*[:=]/i;
+/**
+ * Keys whose values are ids, names, hashes or locations (`"id":`, `request_id=`,
+ * `model:`, minified `var ow=`), never credentials. A provider-named key
+ * (`apiMetrics := "…"`) is not on the list: its random value still counts.
+ */
+const NON_SECRET_KEY = /(?:^|[_.-])(?:ids?|uuid|guid|name|hash|etag|url|uri|path|version|type|kind|region|zone|cursor|page|file|sha|commit|digest|ref|tag|label|title|slug|model|object|event|request|trace|span|host|domain|email)$|[a-z](?:Id|ID|Ids|Name|Hash|Url|Uri|Path|Type|Kind)$|^[\w$]{1,2}$/;
+/** Kubernetes pod names: `<deployment>-<replicaset hash>-<5>` and `<job>-<5>`. */
+const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
+/** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
+const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}(?:\\?["'`])?$/;
+const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
+const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
+const PUBLIC_DER = /^(?:MFkwEwYHKoZIzj0|MHYwEAYHKoZIzj0|MIGbMBAGByqGSM49|MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A|MIICIjANBgkqhkiG9w0BAQEFAAOCAg8A|MCowBQYDK2Vw|AAAAB3NzaC1|AAAAC3NzaC1|AAAAE2VjZHNh)/;
+const VOWELS = /[aeiouyAEIOUY]/;
+
+const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
+
+/**
+ * The share of `t` covered by letter runs that read like words (`User`,
+ * `token`, `Name`; a CONSTANT_NAME's parts too): runs split at digits,
+ * symbols and lower-to-upper steps, 4+ letters, lowercase or Capitalized (or
+ * all capitals), a vowel share of 1/4 to 2/3, no four consonants in a row.
+ * One pass, no regex: it runs on every candidate token.
+ */
+function wordCover(t: string): number {
+  let covered = 0;
+  const n = t.length;
+  let i = 0;
+  while (i < n) {
+    let c = t.charCodeAt(i);
+    const isLetter = (x: number): boolean => (x >= 65 && x <= 90) || (x >= 97 && x <= 122);
+    if (!isLetter(c)) {
+      i++;
+      continue;
+    }
+    // One run: an optional capital, then lowercase; or all capitals.
+    const start = i;
+    let uppers = 0;
+    let lowers = 0;
+    let vowels = 0;
+    let cons = 0;
+    let maxCons = 0;
+    let ok = true;
+    while (i < n) {
+      c = t.charCodeAt(i);
+      const up = c >= 65 && c <= 90;
+      const low = c >= 97 && c <= 122;
+      if (!up && !low) break;
+      // A lower-to-upper step starts a new run (`getUser` -> `get`, `User`).
+      if (up && lowers > 0) break;
+      if (up) uppers++;
+      else lowers++;
+      const l = up ? c + 32 : c;
+      if (isVowel(l)) {
+        vowels++;
+        cons = 0;
+      } else if (++cons > maxCons) maxCons = cons;
+      i++;
+    }
+    const len = i - start;
+    // Mixed like `ABc`: capitals then lowercase; only one leading capital reads as a word.
+    if (uppers > 1 && lowers > 0) ok = false;
+    if (ok && len >= 4 && vowels > 0 && maxCons < 4) {
+      const v = vowels / len;
+      if (v >= 0.25 && v <= 0.67) covered += len;
+    }
+  }
+  return covered / n;
+}
+
+/** Whether `t` is a path, host name, version, member path or word-built identifier. */
+function structured(t: string): boolean {
+  // Paths: two or more slashes with a word segment.
+  if ((t.match(/\//g) ?? []).length >= 2 && t.split("/").some((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg))) return true;
+  // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
+  // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
+  const pieces = t.split(/[-_/]+/).filter((p) => p.length > 0);
+  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^[vV]\d{1,3}$/.test(p))) return true;
+  return false;
+}
+
+interface Bar {
+  readonly min: number;
+  /** Fraction of the maximum entropy for the token's length and alphabet. */
+  readonly frac: number;
+  readonly hex: boolean;
+  readonly uuid: boolean;
+  readonly words: number;
+}
+
+const BARE: Bar = { min: 20, frac: 0.86, hex: false, uuid: false, words: 0.45 };
+const BARE_STRICT: Bar = { min: 16, frac: 0.8, hex: true, uuid: false, words: 0.6 };
+const LABELLED: Bar = { min: LABELLED_MIN, frac: 0.75, hex: true, uuid: true, words: 0.5 };
+
+/** Whether token `t` passes `bar`: looks random and is not one of the guarded shapes. */
+export function randomToken(t: string, bar: Bar): boolean {
+  const n = t.length;
+  if (n < bar.min || n > MAX) return false;
+  // One pass for the character classes: most runs (identifiers, words) stop here.
+  let digits = 0;
+  let ups = 0;
+  let lows = 0;
+  let hexOnly = true;
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c >= 65 && c <= 90) {
+      ups++;
+      if (c > 70) hexOnly = false;
+    } else if (c >= 97 && c <= 122) {
+      lows++;
+      if (c > 102) hexOnly = false;
+    } else if (c !== 45) hexOnly = false;
+  }
+  const letters = ups + lows;
+  if (letters < 4) return false;
+  // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
+  if (digits === 0 && !(n >= 24 && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
+  // Single-case hex is a digest or an id; mixed-case hex (`6d2FabeB6ADd…`) is not what hashes print.
+  if (hexOnly && (UUID.test(t) || HEX.test(t))) {
+    if (UUID.test(t)) return bar.uuid;
+    if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
+    return entropy(t) >= Math.min(3.3, Math.log2(Math.min(n, 16)) * 0.8);
+  }
+  if (structured(t)) return false;
+  if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
+  if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
+  const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (/[+/=_.~-]/.test(t) ? 4 : 0);
+  // What n characters drawn at random from k give, on average (the plug-in
+  // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
+  const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
+  return entropy(t) >= Math.min(expected, Math.log2(n)) * bar.frac;
+}
+
+/** Start of the line holding `at`, looking back at most `max` characters (a long line must not make every lookup long). */
+function lineStart(s: string, at: number, max: number): number {
+  const lim = Math.max(0, at - max);
+  for (let i = at - 1; i >= lim; i--) if (s.charCodeAt(i) === 10) return i + 1;
+  return lim;
+}
+
+/** Any word a label (LABEL, WITH) is built from, anywhere before the token: the cheap test that rules most tokens out. */
+const LABEL_WORD = /key|token|secret|pass|pwd|auth|credential|api|bearer|access|private|signature|session|cookie|otp|pin|license|with|using|login|signed|AQAAABAAA|<secret|<password|<token/i;
+
+function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
+  const lineStart0 = lineStart(s, start, 64);
+  const before = s.slice(lineStart0, start);
+  if (!LABEL_WORD.test(before)) return "none";
+  const m = LABEL.exec(before);
+  if (m) {
+    // The whole key the label word ends (`nextPageToken:`, `public_key =`): some name no secret.
+    const key = /[A-Za-z0-9_.-]*$/.exec(before.slice(0, m.index + m[0].search(/[^A-Za-z]|$/)))?.[0] ?? "";
+    return negatedKey(key.replace(/^[._-]+/, "")) ? "negated" : "labelled";
+  }
+  return WITH.test(before) ? "labelled" : "none";
+}
+
+/**
+ * Spans of public PEM blocks (certificates, public keys, PGP public blocks):
+ * their base64 bodies look random and are not secrets.
+ */
+function publicBlocks(s: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = s.indexOf("-----BEGIN "); i !== -1; i = s.indexOf("-----BEGIN ", i + 11)) {
+    const head = /^-----BEGIN ([A-Z0-9 ]{1,40})-----/.exec(s.slice(i, i + 64));
+    if (!head || head[1]!.includes("PRIVATE")) continue;
+    const end = s.indexOf("-----END ", i + head[0].length);
+    out.push([i, end < 0 ? Math.min(s.length, i + 65536) : end]);
+  }
+  return out;
+}
+
+/**
+ * Splits a run into what is scored: surrounding dots/dashes trimmed, and for
+ * a dotted run (`host.name.tld`, `obj.member`, a JWT-like `a.b.c`) its longest
+ * segment stands for the whole.
+ */
+function core(t: string): string {
+  const m = /^[-.~=]*(.*?)[-.~]*$/.exec(t);
+  const c = m ? m[1]! : t;
+  if (!c.includes(".")) return c;
+  const segs = c.split(".");
+  if (segs.length > 2 && segs.every((x) => x.length < 40)) {
+    // Dotted names (`a.b.c.d`): only when every segment is itself random.
+    const long = segs.filter((x) => x.length >= 6);
+    if (long.length < 2) return "";
+  }
+  return segs.reduce((a, b) => (b.length > a.length ? b : a), "");
+}
+
+/** See the module comment. */
+export const entropyRule: Rule = {
+  kinds: ["high-entropy-token", "labelled-token", "basic-auth"],
+  keywords: [],
+  scan() {
+    // Keyword-free: everything happens in scanHits.
+  },
+  scanHits(ctx: ScanCtx) {
+    const s = ctx.s;
+    const n = s.length;
+    const bare = ctx.strict ? BARE_STRICT : BARE;
+    const skip = s.includes("-----BEGIN ") ? publicBlocks(s) : [];
+    let k = 0;
+    let i = 0;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c >= 128 || TOKEN[c] !== 1) {
+        i++;
+        continue;
+      }
+      let j = i;
+      let digit = false;
+      let upper = false;
+      let lower = false;
+      while (j < n) {
+        const d = s.charCodeAt(j);
+        if (d >= 128 || TOKEN[d] !== 1) break;
+        if (d >= 48 && d <= 57) digit = true;
+        else if (d >= 65 && d <= 90) upper = true;
+        else if (d >= 97 && d <= 122) lower = true;
+        j++;
+      }
+      // Most runs are words and identifiers: no digit and not long mixed case, nothing to score.
+      if (!digit && !(upper && lower && j - i >= 24)) {
+        i = j;
+        continue;
+      }
+      // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
+      let a = i;
+      if (a >= 1 && s.charCodeAt(a - 1) === 92 && /[nrtbfu]/.test(s[a]!)) a++;
+      const len = j - a;
+      while (k < skip.length && skip[k]![1] <= a) k++;
+      const inPublic = k < skip.length && skip[k]![0] <= a;
+      if (!inPublic && len >= LABELLED_MIN && len <= MAX * 2) consider(ctx, a, j, bare);
+      i = j;
+    }
+  },
+};
+
+function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
+  const s = ctx.s;
+  // `=` inside a run is an assignment (`Key=value`, `a=b=c`), not base64 padding: score each side.
+  let eq = -1;
+  for (let i = a; i < b - 1; i++) if (s.charCodeAt(i) === 61) {
+    eq = i;
+    break;
+  }
+  if (eq !== -1 && s.charCodeAt(eq + 1) !== 61) {
+    let e = eq;
+    while (e > a && s.charCodeAt(e - 1) === 61) e--;
+    if (e - a >= LABELLED_MIN) consider(ctx, a, e, bare);
+    let f = eq + 1;
+    if (b - f >= LABELLED_MIN) consider(ctx, f, b, bare);
+    return;
+  }
+  const prev = a > 0 ? s.charCodeAt(a - 1) : 32;
+  // Inside a word or an escape sequence, or part of our own tag.
+  if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
+  if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
+  // `scheme://host…`: the run after the colon is a URL's host and path.
+  if (prev === 58 && s.startsWith("//", a)) return;
+  const run = s.slice(a, b);
+  const t = core(run);
+  if (t.length < LABELLED_MIN) return;
+  // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it count.
+  if (!ctx.strict && HEX.test(t) && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
+  // The cheapest test first: most runs in code and prose are words or identifiers.
+  if (!randomToken(t, LABELLED)) return;
+  const head = s.slice(Math.max(0, a - 40), a);
+  if (GUARD_BEFORE.test(head)) return;
+  // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
+  if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
+  // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
+  if (/:\/\/[^\s"'<>?#]*$/.test(head)) return;
+  if (OBJECT_ID.test(t) || POD.test(t)) return;
+  // A request, trace or correlation id header: every value on its line is an id.
+  if (ID_LINE.test(s.slice(lineStart(s, a, 128), a))) return;
+  const lineHead = s.slice(lineStart(s, a, 200), a);
+  if (HASH_LINE.test(lineHead)) return;
+  let label = labelOf(s, a);
+  // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
+  if (label === "negated") return;
+  if (label === "none") {
+    // The value of a key that does not name a secret (`"id": "…"`, `var xy = "…"`, `client_id: …`)
+    // is that key's kind of value; one that does (`DB_PWD=…`) labels it.
+    // Cheap first: a key/value needs `=`, `:` or `>` right before the value (past quotes and spaces).
+    let q = lineHead.length - 1;
+    while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
+    const sep = lineHead[q];
+    const k = sep === "=" || sep === ":" || sep === ">" ? KEY_BEFORE.exec(lineHead.slice(-80)) : null;
+    if (k) {
+      const key = k[1]!.replace(/^.*[.]/, "");
+      if (classifyKey(key)) label = "labelled";
+      else if (NON_SECRET_KEY.test(key)) return;
+    }
+  }
+  const labelled = label === "labelled";
+  if (!labelled && !randomToken(t, bare)) return;
+  // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
+  const plain = t.length >= 16 && t.length <= 4096 ? decodeBase64Text(t) : undefined;
+  if (plain !== undefined) {
+    if (/^[A-Za-z0-9._@+-]{1,64}:[\x21-\x7e]{4,256}$/.test(plain) && !/^[\[{"]/.test(plain)) {
+      const st = a + /^[-.~=]*/.exec(run)![0].length;
+      ctx.out.push({ from: st, start: st, end: st + t.length, kind: "basic-auth", priority: 1.5 });
+      return;
+    }
+    if (/\s/.test(plain) && (plain.match(/[\p{L}\s.,;:'"!?()-]/gu) ?? []).length >= plain.length * 0.85) return;
+  }
+  const start = a + /^[-.~=]*/.exec(run)![0].length;
+  const end = start + run.slice(start - a).replace(/[-.~]+$/, "").length;
+  ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: 0.5 });
+}

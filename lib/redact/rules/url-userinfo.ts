@@ -1,0 +1,64 @@
+/** URL userinfo: `scheme://user:password@host`, only the password goes. */
+import { entropy, plausibleSecret } from "../keys.ts";
+import { push } from "./push.ts";
+import type { Rule } from "../types.ts";
+
+const SCHEME_KIND: Record<string, string> = {
+  postgres: "postgres-url", postgresql: "postgres-url", pgsql: "postgres-url",
+  mysql: "mysql-url", mariadb: "mysql-url", mysqlx: "mysql-url",
+  mongodb: "mongodb-url", "mongodb+srv": "mongodb-url",
+  redis: "redis-url", rediss: "redis-url", valkey: "redis-url",
+  amqp: "amqp-url", amqps: "amqp-url",
+  mssql: "mssql-url", sqlserver: "mssql-url",
+  clickhouse: "database-url", cockroachdb: "database-url", cockroach: "database-url", snowflake: "database-url",
+  oracle: "database-url", db2: "database-url", neo4j: "database-url", "neo4j+s": "database-url", bolt: "database-url",
+  nats: "database-url", kafka: "database-url", ldap: "database-url", ldaps: "database-url", smtp: "database-url",
+  smtps: "database-url", imap: "database-url", ftp: "url-userinfo", sftp: "url-userinfo",
+};
+const AUTH_STOP = /[\s/?#"'<>\\`()[\]{},|^]/;
+
+/**
+ * `scheme://user:pass@host`: redact only the password (the last `@` before
+ * the host ends it); token-as-user with no colon is redacted when it looks random.
+ */
+export const urlUserinfoRule: Rule = {
+  kinds: ["url-userinfo", "postgres-url", "mysql-url", "mongodb-url", "redis-url", "amqp-url", "mssql-url", "database-url"],
+  keywords: ["://"],
+  scan(ctx, pos) {
+    const { s } = ctx;
+    let a = pos;
+    while (a > 0 && pos - a < 32 && /[A-Za-z0-9+.-]/.test(s[a - 1]!)) a--;
+    const scheme = ctx.s.slice(a, pos).toLowerCase();
+    if (!scheme) return;
+    const start = pos + 3;
+    const lim = Math.min(s.length, start + 512);
+    let e = start;
+    let at = -1;
+    while (e < lim && !AUTH_STOP.test(s[e]!)) {
+      if (s[e] === "@") at = e;
+      e++;
+    }
+    if (at < 0 || at + 1 >= e) return; // no userinfo, or nothing after "@"
+    if (!/[A-Za-z0-9[]/.test(s[at + 1]!)) return;
+    const colon = s.indexOf(":", start);
+    const kind = SCHEME_KIND[scheme.replace(/^jdbc:/, "")] ?? "url-userinfo";
+    if (colon >= 0 && colon < at) {
+      const pass = s.slice(colon + 1, at);
+      if (!pass || !plausibleSecret(decodePct(pass), true)) return;
+      push(ctx, { from: a, start: colon + 1, end: at, kind, priority: 2 });
+    } else {
+      const user = s.slice(start, at);
+      if (user.length >= 16 && entropy(user) >= 3.5 && /\d/.test(user) && /[A-Za-z]/.test(user)) {
+        push(ctx, { from: a, start, end: at, kind, priority: 2 });
+      }
+    }
+  },
+};
+
+function decodePct(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Every occurrence of every found value goes, in the whole record: a secret
+ * found once under its label is masked wherever else it appears, in any
+ * field, key or form (JSON-escaped, URL-encoded, base64).
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { A, Gen, leak, rng } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const g = new Gen(rng(12));
+
+describe("copies", () => {
+  test("one secret repeated in 3 fields and 5 places of one record leaves no copy", () => {
+    const pw = g.s(A.b62, 18);
+    const record = {
+      tool_input: { command: `psql "postgresql://app@db.internal:5432/orders" -c 'select 1' && export PGPASSWORD=${pw}` },
+      tool_response: { stdout: `PGPASSWORD=${pw}\nconnected as app with ${pw}\n`, stderr: `warning: password ${pw} is weak` },
+      note: `retry with ${pw}`,
+    };
+    const out = JSON.stringify(r.value(record));
+    expect(leak(out, pw)).toBeUndefined();
+    const tags = out.match(/\[REDACTED:password:[0-9a-f]{4}\]/g) ?? [];
+    expect(tags.length).toBe(5);
+    expect(new Set(tags).size).toBe(1);
+    // Everything else stays.
+    expect(out).toContain("postgresql://app@db.internal:5432/orders");
+    expect(out).toContain("connected as app with ");
+    expect(out).toContain("is weak");
+    expect(out).toContain("retry with ");
+  });
+
+  test("text(): a token labelled once and echoed bare later", () => {
+    const key = g.s(A.b62, 12) + g.s(A.hex, 20);
+    const out = r.text(`MY_SERVICE_API_KEY=${key}\n$ curl -s https://api.example.net/v1/ping?k=${key}\necho ${key}\n`);
+    expect(leak(out, key)).toBeUndefined();
+    expect(out).toContain("https://api.example.net/v1/ping?k=[REDACTED:");
+  });
+
+  test("copies in other forms: JSON-escaped, URL-encoded, base64; and in keys", () => {
+    const pw = "p@ss/" + g.s(A.b62, 14) + "\"+q";
+    const record = {
+      password: pw,
+      log: `url=https://h.example/login?pw=${encodeURIComponent(pw)}`,
+      raw: JSON.stringify({ nested: `pw is ${pw}` }),
+      b64: `blob ${Buffer.from(pw).toString("base64")}`,
+      [`seen:${pw}`]: 1,
+    };
+    const out = r.value(record) as Record<string, unknown>;
+    const text = JSON.stringify(out);
+    expect(text.includes(pw)).toBe(false);
+    expect(text.includes(encodeURIComponent(pw))).toBe(false);
+    expect(text.includes(JSON.stringify(pw).slice(1, -1))).toBe(false);
+    expect(text.includes(Buffer.from(pw).toString("base64").replace(/=+$/, ""))).toBe(false);
+    expect(Object.keys(out).some((k) => k.startsWith("seen:[REDACTED:password:"))).toBe(true);
+  });
+
+  test("short finds are masked only where they stand alone", () => {
+    // A 6-char password: its copy inside a longer word is no copy.
+    const out = r.value({ password: "Zq81xW", msg: "Zq81xW and Zq81xWabc and (Zq81xW)" }) as Record<string, string>;
+    expect(out.msg).toMatch(/^\[REDACTED:password:[0-9a-f]{4}\] and Zq81xWabc and \(\[REDACTED:password:[0-9a-f]{4}\]\)$/);
+  });
+
+  test("explain marks copies", () => {
+    const pw = g.s(A.b62, 16);
+    const { found } = r.explainValue!({ password: pw, note: `again ${pw}` });
+    expect(found.map((f) => [f.path, f.kind, f.copy === true])).toEqual([["$.password", "password", false], ["$.note", "password", true]]);
+  });
+
+  test("scope(): pieces redacted one by one, copies masked across them", () => {
+    const tok = "ghp_" + g.s(A.b62, 36);
+    const pw = g.s(A.b62, 16);
+    const s = r.scope!();
+    // The bare copy comes first, before the labelled one is seen.
+    const a = s.value({ stdout: `got ${pw}` });
+    const b = s.value({ env: { DB_PASSWORD: pw }, t: tok });
+    const c = s.value({ again: tok.slice(4) });
+    const all = JSON.stringify(s.maskCopies([a, b, c]));
+    expect(leak(all, pw)).toBeUndefined();
+    expect(leak(all, tok.slice(4))).toBeUndefined();
+    // A fresh scope remembers nothing.
+    expect(JSON.stringify(r.scope!().value({ stdout: `got ${pw.slice(0, 10)}` }))).toContain(pw.slice(0, 10));
+  });
+
+  test("a clean record is returned unchanged", () => {
+    const v = { a: "hello world", b: [1, 2, { c: "input_tokens 1234" }], d: null };
+    expect(r.value(v)).toEqual(v);
+  });
+});
+
+test("the copy search is linear: many finds sharing a prefix, echoed many times", () => {
+  const doc = (n: number): Record<string, string> => {
+    const v: Record<string, string> = {};
+    let log = "";
+    for (let i = 0; i < n; i++) {
+      const t = "ghp_" + "A1b2C3d4".repeat(4) + String(i).padStart(4, "0");
+      v[`t${i}`] = t;
+      log += `ghp_A1b2C3d4 near miss ${t.slice(0, 30)} and ${t}\n`;
+    }
+    v.log = log;
+    return v;
+  };
+  const cost = (x: unknown): number => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t = performance.now();
+      r.value(x);
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  };
+  const small = doc(200);
+  const big = doc(800);
+  cost(small);
+  const a = cost(small);
+  const b = cost(big);
+  // 4x the finds and 4x the text: quadratic would be ~16x.
+  if (b > 20) expect(b / Math.max(a, 1)).toBeLessThan(12);
+  const out = JSON.stringify(r.value(small));
+  expect(Object.values(small).filter((t) => t.startsWith("ghp_") && out.includes(t.slice(4))).length).toBe(0);
+}, 60_000);

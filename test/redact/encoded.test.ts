@@ -1,0 +1,46 @@
+/**
+ * Secrets hidden by an encoding (issue 11): base64, percent-encoding and JSON
+ * `\uXXXX` escapes in raw text are decoded and rescanned; the encoded run goes
+ * whole, named by what it held.
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { A, Gen, rng } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const g = new Gen(rng(11));
+
+describe("encoded secrets", () => {
+  test("base64 of a line holding a token", () => {
+    const tok = "ghp_" + g.s(A.b62, 36);
+    const b64 = Buffer.from(`export GITHUB_TOKEN=${tok}\n`).toString("base64");
+    const { output, found } = r.explainText!(`$ cat env.b64\n${b64}\n`);
+    expect(output).toMatch(/^\$ cat env\.b64\n\[REDACTED:github-pat:[0-9a-f]{4}\]\n$/);
+    expect(found[0]).toMatchObject({ kind: "github-pat", within: "base64", rule: "encoded" });
+  });
+  test("base64 of a password assignment", () => {
+    const pw = g.s(A.b62, 14);
+    const b64 = Buffer.from(`DB_PASSWORD=${pw}`).toString("base64");
+    expect(r.text(`value: ${b64}`)).toMatch(/^value: \[REDACTED:password:[0-9a-f]{4}\]$/);
+  });
+  test("percent-encoded JSON with a password", () => {
+    const pw = g.s(A.b62, 14);
+    const enc = encodeURIComponent(JSON.stringify({ user: "app", password: pw }));
+    const out = r.text(`GET /login?state=${enc} HTTP/1.1`);
+    expect(out).not.toContain(pw);
+    expect(out).toContain("GET /login?state=");
+  });
+  test("JSON \\u escapes in raw text", () => {
+    const id = "AKIA" + g.s(A.upnum, 16);
+    const escaped = `\\u0041\\u004b${id.slice(2)}`;
+    const out = r.text(`{"stdout": "key ${escaped} ok"}`);
+    expect(out).not.toContain(id.slice(2));
+    expect(out).toContain("[REDACTED:aws-access-key-id:");
+  });
+  test("plain base64 data with no secret in it stays", () => {
+    const b64 = Buffer.from("hello world, this is a perfectly ordinary sentence of text.").toString("base64");
+    expect(r.text(`payload ${b64}`)).toBe(`payload ${b64}`);
+    const url = `https://example.com/search?q=${encodeURIComponent("a b & c / d")}&page=2`;
+    expect(r.text(url)).toBe(url);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Weak or no labels (issue 12, item 4), the false-positive classes seen in
+ * real traces (item 5), the placeholder policy, and "only the secret goes"
+ * (item 6). One test per shape or class.
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { A, Gen, leak, rng } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const g = new Gen(rng(77));
+const tok = (n = 32): string => g.s(A.b62, n - 4) + g.s(A.digits, 4);
+const gone = (input: string, secret: string): string => {
+  const out = r.text(input);
+  expect(leak(out, secret)).toBeUndefined();
+  return out;
+};
+
+describe("weak or no labels", () => {
+  test("Key= and key = …", () => {
+    const t = tok();
+    expect(gone(`[DEBUG] Using Key=${t}\n`, t)).toMatch(/^\[DEBUG\] Using Key=\[REDACTED:labelled-token:[0-9a-f]{4}\]\n$/);
+    gone(`key = ${t}\n`, t);
+  });
+  test("Your API key is …", () => {
+    const t = tok(40);
+    const out = gone(`Success! Your API key is ${t}. Keep it safe.\n`, t);
+    expect(out).toMatch(/^Success! Your API key is \[REDACTED:[a-z-]+:[0-9a-f]{4}\]\. Keep it safe\.\n$/);
+  });
+  test("authenticated with <token>", () => {
+    const t = tok(36);
+    expect(gone(`INFO authenticated with ${t} as deploy-bot\n`, t)).toContain(" as deploy-bot\n");
+  });
+  test("<provider> token - '<value>' and pass '<value>'", () => {
+    const a = g.s(A.lownum, 32);
+    const b = g.s(A.hex, 32);
+    gone(`siteleaf token - '${a}'\n`, a);
+    gone(`mailgun pass '${b}'\n`, b);
+  });
+  test("quoted values with spaces or symbols after a password-like key", () => {
+    gone(`DB_PASSWORD="p@ss w0rd! 42"\n`, "p@ss w0rd! 42");
+    gone(`password: 'Tr0ub4dor&3 horse'\n`, "Tr0ub4dor&3 horse");
+  });
+  test(".npmrc _auth/_password and .netrc password", () => {
+    const b64 = Buffer.from(`me:${tok(16)}`).toString("base64");
+    gone(`//registry.example.com/:_auth=${b64}\n`, b64);
+    const pw = Buffer.from(tok(14)).toString("base64");
+    gone(`//registry.example.com/:_password=${pw}\n`, pw);
+    const np = tok(16);
+    gone(`machine api.example.com\n  login deploy\n  password ${np}\n`, np);
+  });
+  test("connection strings: Password=…; and AccountKey=…", () => {
+    const pw = tok(18);
+    const out = gone(`Server=db.internal,1433;Database=orders;User Id=app;Password=${pw};Encrypt=true`, pw);
+    expect(out).toContain("Server=db.internal,1433;Database=orders;User Id=app;Password=");
+    expect(out).toContain(";Encrypt=true");
+    const key = g.s(A.b64, 86) + "==";
+    gone(`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${key};EndpointSuffix=core.windows.net`, key);
+  });
+  test("CLI flags: -p, --password, redis-cli -a", () => {
+    const pw = tok(14);
+    gone(`mysql -u root -p${pw} orders`, pw);
+    gone(`pg_dump --password ${pw} orders`, pw);
+    gone(`psql --password=${pw}`, pw);
+    gone(`redis-cli -h cache -a ${pw} ping`, pw);
+  });
+  test("an unlabelled random token alone on a line, and in a log line", () => {
+    const t = tok(40);
+    gone(`$ cat token.txt\n${t}\n`, t);
+    gone(`2026-11-30T09:14:07Z DEBUG http: GET https://api.example.com/v1 using ${t} -> 200\n`, t);
+  });
+});
+
+describe("entropy guards: what is not a secret", () => {
+  const same = (s: string): void => expect(r.text(s)).toBe(s);
+  test("git object ids", () => same(`commit ${g.s(A.hex, 40)}\nMerge: ${g.s(A.hex, 7)} ${g.s(A.hex, 7)}\n${g.s(A.hex, 40)} refs/heads/main`));
+  test("UUIDs", () => same(`request 0b5e6f2a-9c4d-4e8f-a1b2-3c4d5e6f7a8b done`));
+  test("sha256: and integrity digests", () => {
+    same(`image: nginx@sha256:${g.s(A.hex, 64)}`);
+    same(`"integrity": "sha512-${g.s(A.b64, 86)}=="`);
+    same(`golang.org/x/sys v0.20.0 h1:${g.s(A.b64, 43)}=`);
+  });
+  test("base64 image data", () => same(`<img src="data:image/png;base64,${g.s(A.b64, 600)}">`));
+  test("lockfile hashes and resolved URLs", () => {
+    same(`  resolved "https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#${g.s(A.hex, 40)}"\n  integrity sha1-${g.s(A.b64, 27)}=`);
+    same(`--hash=sha256:${g.s(A.hex, 64)}`);
+  });
+  test("public keys and certificates", () => {
+    same(`-----BEGIN CERTIFICATE-----\n${g.s(A.b64, 64)}\n${g.s(A.b64, 64)}\n-----END CERTIFICATE-----\n`);
+    same(`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${g.s(A.b64, 43)} me@host`);
+  });
+  test("identifiers, paths, hosts and versions", () => {
+    same("import { getUserAccessTokenForTenant } from './auth/tokenProviders/azureActiveDirectory';");
+    same("release-2024-01-05 my-test-org-123.my.salesforce.com v1.2.3-beta.4+build.5678");
+    same("/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30");
+  });
+});
+
+describe("false-positive classes seen in traces", () => {
+  const same = (s: string): void => expect(r.text(s)).toBe(s);
+  test("code expressions", () => {
+    same("password := match[1]");
+    same('url := "access_token=" + value');
+    same("const token = getToken(req.headers);\nsecret: PotentialSecret,\nauth: v4auth_header,");
+    same("exports.TOKEN = exports.STRICT_TOKEN.concat([' ']);");
+  });
+  test("placeholders in auth syntax", () => {
+    same("curl -u <user:password> https://api.example.com");
+    same("--password [PASSWORD]");
+    same("Authorization: Bearer <Openverse API token>");
+    same("https://user:<password>@db.example.com/app");
+  });
+  test("AWS ARNs that name a secret", () => {
+    same("SecretId: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/api-AbC123");
+    same('"secretArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-creds-9xYz1Q"');
+  });
+  test("UI strings for password fields in translation files", () => {
+    same('{"confirmPassword": "Passwort bestätigen", "password": "Mot de passe", "passwordHint": "Au moins 8 caractères"}');
+    expect(JSON.stringify(r.value({ confirmPassword: "Passwort bestätigen", resetPassword: "Réinitialiser le mot de passe" }))).not.toContain("REDACTED");
+  });
+  test("the word token in minified JavaScript", () => {
+    same('function(e){var t=e.token,n=e.password;return{token:t,password:n,tokenType:"Bearer"}}');
+    same('a.token=b.token||c;if(!o.password)throw new Error("password required")');
+  });
+  test("session and request ids in HTTP headers", () => {
+    same("x-request-id: req_9f8e7d6c5b4a39281706\nx-amzn-trace-id: Root=1-6568a1b2-0f1e2d3c4b5a69788796a5b4\nX-Session-Id: 3f1c2b7e-5d4a-4c3b-9a8f-7e6d5c4b3a21\nx-correlation-id: cid-71a2b3c4d5e6f708");
+  });
+});
+
+describe("placeholder policy (every context kind)", () => {
+  // xxxx, EXAMPLE, <...>, ${VAR} and their kin are never redacted by a context or
+  // entropy rule; prefixed tokens are redacted whatever their body (a test key is a key).
+  const same = (s: string): void => expect(r.text(s)).toBe(s);
+  test("placeholders stay under every label", () => {
+    for (const v of ["xxxxxxxxxxxxxxxx", "YOUR_API_KEY_EXAMPLE", "<your-token>", "${API_TOKEN}", "{{ .Values.token }}", "changeme", "********"]) {
+      same(`API_TOKEN=${v}`);
+      same(`password: "${v}"`);
+      same(`Authorization: Bearer ${v}`);
+    }
+  });
+});
+
+describe("only the secret goes", () => {
+  test("key names, user, host, port, database and every other word stay", () => {
+    const pw = tok(20);
+    const out = gone(`DATABASE_URL=postgres://orders_app:${pw}@db-7.internal:6432/orders?sslmode=require\n`, pw);
+    expect(out).toMatch(/^DATABASE_URL=postgres:\/\/orders_app:\[REDACTED:postgres-url:[0-9a-f]{4}\]@db-7\.internal:6432\/orders\?sslmode=require\n$/);
+  });
+  test("TOML and settings files keep their other words", () => {
+    const pw = tok(20);
+    const input = `[database]\nhost = "db.internal"\nport = 5432\nname = "orders"\nuser = "app"\npassword = "${pw}"\npool_size = 10\n`;
+    const out = gone(input, pw);
+    expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "X")).toBe(input.replace(pw, "X"));
+  });
+});

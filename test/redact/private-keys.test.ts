@@ -1,0 +1,113 @@
+/**
+ * Private keys in every shape tool output gives them: recall must be 1.0.
+ * Real keys from node:crypto (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1 EC) and
+ * an OpenSSH-format body, each printed raw, CRLF, line-numbered (`cat -n`, the
+ * Read tool's `     1\t` and `1→`), JSON-escaped (once and twice), flattened
+ * onto one line, cut off by `head`, and cut off inside a JSON string.
+ */
+import { describe, expect, test } from "bun:test";
+import { generateKeyPairSync } from "node:crypto";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { A, Gen, rng } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const g = new Gen(rng(3));
+
+const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const opensshBody = ["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", ...Array.from({ length: 5 }, () => g.s(A.b64, 70)), g.s(A.b64, 20) + "=="];
+const KEYS: Record<string, string> = {
+  "pkcs1 rsa": rsa.privateKey.export({ type: "pkcs1", format: "pem" }) as string,
+  "pkcs8": rsa.privateKey.export({ type: "pkcs8", format: "pem" }) as string,
+  "pkcs8 encrypted": rsa.privateKey.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: "pw" }) as string,
+  "sec1 ec": ec.privateKey.export({ type: "sec1", format: "pem" }) as string,
+  "openssh": `-----BEGIN OPENSSH PRIVATE KEY-----\n${opensshBody.join("\n")}\n-----END OPENSSH PRIVATE KEY-----\n`,
+};
+
+/** The key's base64 body lines (what must not survive). */
+const bodyOf = (pem: string): string[] => pem.split("\n").filter((l) => l.length > 0 && !l.startsWith("-----") && !l.includes(": "));
+
+/** A 16-char window of any body line that survived, or undefined. */
+function survivor(out: string, pem: string, cut = Infinity): string | undefined {
+  for (const line of bodyOf(pem).slice(0, cut)) {
+    for (let i = 0; i + 16 <= line.length; i += 4) if (out.includes(line.slice(i, i + 16))) return line.slice(i, i + 16);
+  }
+  return undefined;
+}
+
+const catN = (t: string): string => t.split("\n").map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join("\n");
+const readArrow = (t: string): string => t.split("\n").map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join("\n");
+const readShort = (t: string): string => t.split("\n").map((l, i) => `${i + 1}→${l}`).join("\n");
+
+const SHAPES: Record<string, (pem: string) => string> = {
+  raw: (p) => `$ cat key.pem\n${p}$ echo done\n`,
+  crlf: (p) => p.replaceAll("\n", "\r\n"),
+  "cat -n": (p) => catN(p),
+  "Read tool tab": (p) => p.split("\n").map((l, i) => `${i + 1}\t${l}`).join("\n"),
+  "Read tool arrow": (p) => readArrow(p),
+  "Read tool short arrow": (p) => readShort(p),
+  "JSON string (\\n escapes)": (p) => JSON.stringify({ type: "service_account", private_key: p, client_email: "svc@demo.iam.gserviceaccount.com" }),
+  "JSON twice": (p) => JSON.stringify({ stdout: JSON.stringify({ private_key: p }) }),
+  "Read tool in a raw JSON record": (p) => JSON.stringify({ tool_response: { file: { content: catN(p) } } }),
+  "one line, spaces": (p) => `KEY="${p.trim().split("\n").join(" ")}"`,
+  "one line, no spaces": (p) => {
+    const lines = p.trim().split("\n");
+    return `PRIVATE=${lines[0]}${lines.slice(1, -1).join("")}${lines[lines.length - 1]}`;
+  },
+  "head -5 (no END)": (p) => `$ head -5 key.pem\n${p.split("\n").slice(0, 5).join("\n")}\n$ ls\n`,
+  "cut mid-line at end of output": (p) => p.slice(0, Math.floor(p.length * 0.6)),
+  "cut inside a JSON string": (p) => JSON.stringify({ stdout: p.slice(0, Math.floor(p.length * 0.6)) + "\n... [output truncated]" }),
+  "cut with a ... marker": (p) => p.slice(0, Math.floor(p.length * 0.5)) + "...\n(truncated)",
+  "cat -n, cut": (p) => catN(p.split("\n").slice(0, 6).join("\n")),
+};
+
+describe("private keys: every key type in every shape", () => {
+  for (const [kname, pem] of Object.entries(KEYS)) {
+    for (const [sname, shape] of Object.entries(SHAPES)) {
+      test(`${kname}, ${sname}`, () => {
+        const input = shape(pem);
+        // Only lines that made it into the input must be gone.
+        const present = bodyOf(pem).filter((l) => input.includes(l.slice(0, 16)) || JSON.stringify(input).includes(l.slice(0, 16)));
+        const out = r.text(input);
+        expect(survivor(out, present.join("\n") + "\n")).toBeUndefined();
+        expect(out).toContain("[REDACTED:");
+        if (sname.startsWith("JSON") || sname.includes("raw JSON")) {
+          // Parsed, as the hook sees it: the value walk too.
+          const outV = JSON.stringify(r.value(JSON.parse(input)));
+          expect(survivor(outV, present.join("\n") + "\n")).toBeUndefined();
+        }
+      });
+    }
+  }
+
+  test("an OpenSSH body without its BEGIN line", () => {
+    const out = r.text(`...\n${opensshBody.join("\n")}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    expect(survivor(out, opensshBody.join("\n"))).toBeUndefined();
+    expect(out).toContain("[REDACTED:openssh-private-key:");
+  });
+
+  test("SSH2 (RFC 4716) private key", () => {
+    const body = Array.from({ length: 4 }, () => g.s(A.b64, 64));
+    const out = r.text(`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "rsa-key"\n${body.join("\n")}\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n`);
+    expect(survivor(out, body.join("\n"))).toBeUndefined();
+  });
+
+  test("the text after a cut-off key stays; the header and END line stay", () => {
+    const pem = KEYS.pkcs8!;
+    const out = r.text(`${pem.split("\n").slice(0, 4).join("\n")}\nadded 12 packages in 3s\n`);
+    expect(out).toContain("-----BEGIN PRIVATE KEY-----");
+    expect(out).toContain("\nadded 12 packages in 3s\n");
+    const full = r.text(catN(pem));
+    expect(full).toContain("-----BEGIN PRIVATE KEY-----");
+    expect(full).toContain("-----END PRIVATE KEY-----");
+  });
+
+  test("public keys, certificates and docs stubs stay", () => {
+    const pub = rsa.publicKey.export({ type: "spki", format: "pem" }) as string;
+    expect(r.text(pub)).toBe(pub);
+    const stub = "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n";
+    expect(r.text(stub)).toBe(stub);
+    const ssh = `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ${g.s(A.b64, 60)} me@host`;
+    expect(r.text(ssh)).toBe(ssh);
+  });
+});
