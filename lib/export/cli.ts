@@ -174,7 +174,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   }
   const rc = redactConfigOf(config, home) ?? {};
   // The second pass runs even when the user turned collection-time redaction off.
-  const redactor = createRedactor({ ...rc, strict: true } as Parameters<typeof createRedactor>[0]);
+  const redactor = createRedactor({ ...rc, strict: true });
 
   const outPath = values.out ? resolve(values.out) : null;
   if (outPath && format === "atif" && existsSync(outPath) && readdirSync(outPath).length > 0) {
