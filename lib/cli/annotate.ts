@@ -14,34 +14,21 @@ import type { AnnotationRecord } from "../trace/record.ts";
 import { sanitize } from "../trace/sanitize.ts";
 import { appendRecords, readSession } from "../trace/store.ts";
 import { resolveSession } from "./resolve.ts";
+import { parseOptions } from "./args.ts";
+import { COMMANDS } from "./commands.ts";
 import { fail, out } from "./print.ts";
 
-export const ANNOTATE_USAGE = `usage: tracegate annotate SESSION [--record ID] (--exclude | --note TEXT)
-
-  --exclude      leave the session (or, with --record, that record) out of every export
-  --note TEXT    attach a note; exports carry it in their metadata
-  --record ID    the record the annotation is about (its "id"); default: the whole session
-`;
+const SEE_HELP = "see `tracegate annotate --help`";
 
 export async function annotateCommand(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { record: { type: "string" }, exclude: { type: "boolean" }, note: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return fail(`${(e as Error).message}\n${ANNOTATE_USAGE}`, 2);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    out(ANNOTATE_USAGE);
-    return 0;
-  }
+  // The command table is the one parser spec (help is printed from it too).
+  const { values, positionals } = parseArgs({ args: argv, options: parseOptions(COMMANDS.annotate!), strict: true, allowPositionals: true }) as {
+    values: { record?: string; exclude?: boolean; note?: string };
+    positionals: string[];
+  };
   const typed = positionals[0];
-  if (!typed || positionals.length > 1) return fail(`give exactly one session id\n${ANNOTATE_USAGE}`, 2);
-  if (!values.exclude && values.note === undefined) return fail(`say what the annotation does: --exclude or --note TEXT\n${ANNOTATE_USAGE}`, 2);
+  if (!typed || positionals.length > 1) return fail(`give exactly one session id; ${SEE_HELP}`, 2);
+  if (!values.exclude && values.note === undefined) return fail(`say what the annotation does: --exclude or --note TEXT; ${SEE_HELP}`, 2);
   const home = dataDir(process.env);
   const found = resolveSession(home, typed);
   if ("error" in found) return fail(found.error, 2);

@@ -177,7 +177,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   install: {
     summary: "register the hooks in a harness's hook config (Claude Code settings by default)",
     options: {
-      harness: { type: "string", arg: "NAME", help: "claude (default), codex, gemini or copilot: whose hook config to edit" },
+      harness: { type: "string", arg: "NAME", help: "claude (default), codex, gemini, copilot, opencode or cursor: whose hook config to edit" },
       scope: { type: "string", arg: "user|project|local", help: "which settings file (default user: $CLAUDE_CONFIG_DIR/settings.json)" },
       gate: { type: "boolean", help: "gate Stop on the oracle (otherwise Stop is only recorded)" },
       "dry-run": { type: "boolean", help: "print the change as a diff, write nothing" },
@@ -188,7 +188,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   uninstall: {
     summary: "remove tracegate's own entries from a harness's hook config (Claude Code by default)",
     options: {
-      harness: { type: "string", arg: "NAME", help: "claude (default), codex, gemini or copilot: whose hook config to edit" },
+      harness: { type: "string", arg: "NAME", help: "claude (default), codex, gemini, copilot, opencode or cursor: whose hook config to edit" },
       scope: { type: "string", arg: "user|project|local", help: "which settings file (default user)" },
       all: { type: "boolean", help: "every scope" },
       "dry-run": { type: "boolean", help: "print the change as a diff, write nothing" },
@@ -198,7 +198,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   doctor: {
     summary: "what is installed, where, and what is wrong (exit 0 healthy, 1 problems, 2 not installed)",
-    options: { json: json("the report") },
+    options: {
+      json: json("the report"),
+      harness: { type: "string", arg: "NAME", help: "only this harness's hook config (claude, codex, gemini, copilot, opencode, cursor)" },
+    },
     load: async () => (await import("../install/cli.ts")).doctorCommand,
   },
   prune: {

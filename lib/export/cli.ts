@@ -21,7 +21,7 @@ import { createRedactor, type Redactor } from "../redact/index.ts";
 import { sessionFileName } from "../trace/store.ts";
 import { openSource, type StoreSource } from "../source/index.ts";
 import { analyzeSession, type SessionAnalysis } from "../gate/outcome.ts";
-import { conversationOf, exclusionsOf } from "./conversation.ts";
+import { conversationOf, exclusionsOf, type Turn } from "./conversation.ts";
 import { toAtif, toChat, type SessionMeta } from "./formats.ts";
 import { selectionOf, type ExclusionReason, type Only } from "./select.ts";
 
@@ -214,19 +214,21 @@ export async function exportCommand(argv: string[]): Promise<number> {
       });
       if (!sel.selected) continue;
       const { turns } = conversationOf(recs);
-      const meta = metaOf(sessionId, recs, a.outcome, verdictsOf(a), ex.notes);
-      const rendered = format === "atif" ? toAtif(turns, meta) : toChat(turns, meta);
-      const clean = secondPass(redactor, rendered);
+      // The second pass covers everything the agent or a person wrote (the turns, annotation notes);
+      // the verdicts' signatures and digests are evidence, public by design, and must stay verifiable.
+      const clean = secondPass(redactor, { turns, notes: ex.notes }) as { value: { turns: Turn[]; notes: string[] }; found: number };
       redactions += clean.found;
+      const meta = metaOf(sessionId, recs, a.outcome, verdictsOf(a), clean.value.notes);
+      const rendered = format === "atif" ? toAtif(clean.value.turns, meta) : toChat(clean.value.turns, meta);
       if (format === "atif") {
         const fd = openSync(join(staging, sessionFileName(sessionId).replace(/\.jsonl$/, ".json")), "wx", 0o600);
         try {
-          writeSync(fd, `${JSON.stringify(clean.value, null, 2)}\n`);
+          writeSync(fd, `${JSON.stringify(rendered, null, 2)}\n`);
         } finally {
           closeSync(fd);
         }
       } else {
-        writeSync(chatFd, `${JSON.stringify(clean.value)}\n`);
+        writeSync(chatFd, `${JSON.stringify(rendered)}\n`);
       }
       exported++;
     }

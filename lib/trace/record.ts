@@ -116,3 +116,13 @@ export type RecordType = TraceRecord["type"];
 
 /** Fields tracegate writes itself: identifiers, never redacted, cut or shrunk. */
 export const HEADER_FIELDS: ReadonlySet<string> = new Set(["id", "type", "session_id", "harness", "ts", "event"]);
+
+/**
+ * Fields of an `oracle_verdict` record that are cryptographic evidence: the
+ * oracle's signed answer and the digests it binds (written by the gate from
+ * the oracle's response and tracegate's own hashes, never from a payload).
+ * Redaction must not touch them: an Ed25519 signature is exactly the kind of
+ * high-entropy string the redactor removes, and a redacted signature is a
+ * verdict nobody can verify.
+ */
+export const VERDICT_EVIDENCE_FIELDS: ReadonlySet<string> = new Set(["signed", "chain_head", "diff_sha256", "tests_hash", "base_commit"]);

@@ -22,7 +22,7 @@ import type { Redactor } from "../redact/index.ts";
 import { capFields, capRecord, DEFAULT_FIELD_BYTES, DEFAULT_RECORD_BYTES, utf8Head } from "./cap.ts";
 import { boundDepth } from "./depth.ts";
 import { sha256Hex } from "./digest.ts";
-import { HEADER_FIELDS, type TraceRecord } from "./record.ts";
+import { HEADER_FIELDS, type TraceRecord, VERDICT_EVIDENCE_FIELDS } from "./record.ts";
 
 export interface Caps {
   readonly fieldBytes: number;
@@ -197,8 +197,10 @@ function* redactPieces(redactor: Redactor, v: unknown, key?: string): Generator<
 function* sanitizeSteps(record: TraceRecord, redactor: Redactor, caps: Caps): Generator<void, TraceRecord> {
   const header: Record<string, unknown> = {};
   const body: Record<string, unknown> = {};
+  const evidence = record.type === "oracle_verdict";
   for (const [k, v] of Object.entries(record)) {
     if (HEADER_FIELDS.has(k)) header[k] = typeof v === "string" ? sanitizeHeaderText(v, redactor) : v;
+    else if (evidence && VERDICT_EVIDENCE_FIELDS.has(k)) header[k] = v;
     else setOwn(body, k, v);
   }
   const bounded = boundDepth(body);

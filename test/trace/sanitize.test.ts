@@ -68,3 +68,22 @@ test("capRecord shrinks the largest members, deepest first, and keeps the rest",
   expect(out.output.content.json).toBe(true);
   expect(out.output.content.sha256).toBe(sha(JSON.stringify("c".repeat(50_000))));
 });
+
+test("a verdict's signed answer and digests are evidence, never redacted; its other fields still are", () => {
+  const signature = "bNDeo76jdkVw1zIxqqMOlQbzBLYDTQtPAxJQaBOpQhRwrExwpDPujT/D8kMW5jdTJOfeOqRiQoRhNzQzqW+5AA==";
+  const digest = "c9909a8c62b2a7fdf01b8dd0847827711b93651c8975d59d760b4c6bcc52cd55";
+  const token = `ghp_${"k7Qx2mZ9".repeat(4)}abcd`;
+  const rec = {
+    id: "v1", type: "oracle_verdict", session_id: "s", harness: "claude", ts: "2026-12-01T00:00:00.000Z",
+    attempt: 1, verdict: "FAIL", tests_hash: digest, verified: true, chain_head: digest, diff_sha256: digest,
+    signed: { verdict: "FAIL", attempt: 1, tests_hash: digest, chain_head: digest, key_id: "e642a6e2f8e0fba3", signature },
+    problem: `the oracle said ${token}`,
+  } as unknown as TraceRecord;
+  const out = sanitize(rec, defaultRedactor) as unknown as Record<string, any>;
+  expect(out.signed).toEqual((rec as unknown as Record<string, unknown>).signed);
+  expect([out.tests_hash, out.chain_head, out.diff_sha256]).toEqual([digest, digest, digest]);
+  expect(out.problem).not.toContain(token);
+  // The exemption is the verdict's alone: the same signature in a tool output is redacted like any token.
+  const tool = sanitize({ id: "t", type: "tool_call", session_id: "s", harness: "claude", ts: "t", output: { signature } } as unknown as TraceRecord, defaultRedactor) as unknown as Record<string, any>;
+  expect(JSON.stringify(tool.output)).not.toContain(signature);
+});
