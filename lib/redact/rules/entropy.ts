@@ -244,8 +244,11 @@ function publicBlocks(s: string): [number, number][] {
  * segment stands for the whole.
  */
 function core(t: string): string {
-  const m = /^[-.~=]*(.*?)[-.~]*$/.exec(t);
-  const c = m ? m[1]! : t;
+  let x = 0;
+  let y = t.length;
+  while (x < y && /[-.~=]/.test(t[x]!)) x++;
+  while (y > x && /[-.~]/.test(t[y - 1]!)) y--;
+  const c = x === 0 && y === t.length ? t : t.slice(x, y);
   if (!c.includes(".")) return c;
   const segs = c.split(".");
   if (segs.length > 2 && segs.every((x) => x.length < 40)) {
