@@ -30,6 +30,7 @@ import { BUILTIN_RULES, type ExtraRule, innerScanner, KINDS, render, resolve, sc
 import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
+import { publicValueKey } from "./rules/entropy.ts";
 
 export { KINDS } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
@@ -235,7 +236,10 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const planString = (s: string, call: Call, key?: string, forced?: string): Plan => {
     if (s.length === 0) return NO_SEGS;
     const container = containerKind(s, key, forced, call);
-    const segs = container ? [] : segmentsOf(s, call);
+    let segs = container ? [] : segmentsOf(s, call);
+    // A value under a key that names a signature, hash, id or name (`"signature": "<base64>"`):
+    // the unlabelled-entropy rule does not get to call the whole value a secret.
+    if (key !== undefined && segs.length > 0 && publicValueKey(key)) segs = segs.filter((g) => g.rule !== "entropy" || g.end - g.start < s.trim().length);
     let whole: Plan["whole"] = container;
     if (!whole && key !== undefined) {
       const cls = classifyKey(key);

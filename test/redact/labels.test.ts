@@ -153,3 +153,18 @@ describe("only the secret goes", () => {
     expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "X")).toBe(input.replace(pw, "X"));
   });
 });
+
+describe("values public by design survive the value walk", () => {
+  test("a verdict's signature, digests and ids", () => {
+    const v = {
+      signed: { verdict: "PASS", signature: Buffer.from(g.s(A.b62, 64)).toString("base64"), key_id: g.s(A.hex, 16), diff_sha256: g.s(A.hex, 64) },
+      request_id: "req_" + g.s(A.b62, 24),
+      message: { id: "msg_01" + g.s(A.b62, 22) },
+    };
+    expect(r.value(v)).toEqual(v);
+  });
+  test("a bare random token under a plain key still goes in text and in stdout", () => {
+    const t = tok(40);
+    expect(JSON.stringify(r.value({ stdout: `$ cat token.txt\n${t}\n` }))).not.toContain(t.slice(0, 12));
+  });
+});

@@ -35,7 +35,7 @@ const TOKEN = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~") TOKEN[c.charCodeAt(0)] = 1;
 
 // Weak labels: a secret-ish word, then a separator, right before the token on its line.
-const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|signature|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
+const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
 // Jenkins credentials.xml keeps secrets as `{AQAAABAAAA…}`; fixtures print `<secret>{name AQAAABAAA <token>}</secret>`.
 const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase)>\{?|authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
 // What a token right after these is not a secret: digests, lockfile hashes, image data.
@@ -53,6 +53,22 @@ const HASH_LINE = /(?:hash|digest|checksum|fingerprint|integrity|etag|sha\d{0,3}
  * (`apiMetrics := "…"`) is not on the list: its random value still counts.
  */
 const NON_SECRET_KEY = /(?:^|[_.-])(?:ids?|uuid|guid|name|hash|etag|url|uri|path|version|type|kind|region|zone|cursor|page|file|sha|commit|digest|ref|tag|label|title|slug|model|object|event|request|trace|span|host|domain|email)$|[a-z](?:Id|ID|Ids|Name|Hash|Url|Uri|Path|Type|Kind)$|^[\w$]{1,2}$/;
+/**
+ * Whether a JSON key names a value that is public by design (a signature, MAC,
+ * hash, digest, id or name: `"signature"`, `"diff_sha256"`, `"request_id"`),
+ * so a random-looking string under it is not an unlabelled secret. The value
+ * walk uses it: there the key is not in the text the rule sees.
+ *
+ * @example
+ * ```ts
+ * publicValueKey("signature"); // true
+ * publicValueKey("stdout");    // false
+ * ```
+ */
+export function publicValueKey(key: string): boolean {
+  return /(?:^|[_.-])(?:sig|signature|mac|hmac|hash|checksum|digest|nonce|etag|fingerprint|sha\d*|md5)$|[a-z](?:Signature|Hash|Digest|Checksum|Mac)$/i.test(key) || NON_SECRET_KEY.test(key);
+}
+
 /** Kubernetes pod names: `<deployment>-<replicaset hash>-<5>` and `<job>-<5>`. */
 const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
 /** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
@@ -192,7 +208,7 @@ function lineStart(s: string, at: number, max: number): number {
 }
 
 /** Any word a label (LABEL, WITH) is built from, anywhere before the token: the cheap test that rules most tokens out. */
-const LABEL_WORD = /key|token|secret|pass|pwd|auth|credential|api|bearer|access|private|signature|session|cookie|otp|pin|license|with|using|login|signed|AQAAABAAA|<secret|<password|<token/i;
+const LABEL_WORD = /key|token|secret|pass|pwd|auth|credential|api|bearer|access|private|session|cookie|otp|pin|license|with|using|login|signed|AQAAABAAA|<secret|<password|<token/i;
 
 function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
   const lineStart0 = lineStart(s, start, 64);
@@ -228,8 +244,11 @@ function publicBlocks(s: string): [number, number][] {
  * segment stands for the whole.
  */
 function core(t: string): string {
-  const m = /^[-.~=]*(.*?)[-.~]*$/.exec(t);
-  const c = m ? m[1]! : t;
+  let x = 0;
+  let y = t.length;
+  while (x < y && /[-.~=]/.test(t[x]!)) x++;
+  while (y > x && /[-.~]/.test(t[y - 1]!)) y--;
+  const c = x === 0 && y === t.length ? t : t.slice(x, y);
   if (!c.includes(".")) return c;
   const segs = c.split(".");
   if (segs.length > 2 && segs.every((x) => x.length < 40)) {
