@@ -44,9 +44,25 @@ export function isIgnored(rules: Rules, rel: string, isDir: boolean): boolean {
   for (let i = rules.length - 1; i >= 0; i--) {
     const { base, ig } = rules[i]!;
     const sub = base === "" ? rel : rel.slice(base.length + 1);
-    const r = ig.test(isDir ? `${sub}/` : sub);
+    const r = testOwn(ig, isDir ? `${sub}/` : sub);
     if (r.ignored) return true;
     if (r.unignored) return false;
   }
   return false;
+}
+
+/** The `ignore` instance's internal one-path test (`ignore` is pinned at 5.3.2, which has it). */
+type OnePathTest = (path: string, checkUnignored: boolean) => { ignored: boolean; unignored: boolean };
+
+/**
+ * Match one path against one frame's patterns, without the frame's own
+ * verdict on the path's parent directories. `ig.test()` first asks whether a
+ * parent is excluded *by this frame alone*; but the walk has already decided
+ * every parent with all frames (a deeper `.gitignore` can re-include a
+ * directory a shallower one excludes: `*.log` at the root, `!important.log`
+ * in src/, then src/important.log/inner.txt is tracked, as git does it).
+ */
+function testOwn(ig: Ignore, path: string): { ignored: boolean; unignored: boolean } {
+  const one = (ig as unknown as { _testOne?: OnePathTest })._testOne;
+  return typeof one === "function" ? one.call(ig, path, true) : ig.test(path);
 }

@@ -69,7 +69,15 @@ export function recordedTree(sb: Sandbox, repo: string): string[] {
   const gitdir = git(sb, repo, ["rev-parse", "--absolute-git-dir"]).trim();
   const tmpIndex = path.join(sb.dir, `index-${process.hrtime.bigint()}`);
   const real = path.join(gitdir, "index");
-  if (fs.existsSync(real)) copyIndex(real, tmpIndex);
+  if (fs.existsSync(real)) {
+    copyIndex(real, tmpIndex);
+    // The truth, not git's stat cache: an index older than every entry makes
+    // git treat each entry as racily clean and compare content. Without this,
+    // a same-size edit whose times git sees as unchanged (git compares ctime
+    // to the second here; the diff engine does not) was missed by the
+    // reference, and the round trip blamed the engine that got it right.
+    fs.utimesSync(tmpIndex, new Date(1000), new Date(1000)); // not 0: git reads a zero index time as "unknown"
+  }
   try {
     const env = { GIT_INDEX_FILE: tmpIndex };
     git(sb, repo, ["add", "-A"], env);

@@ -17,7 +17,7 @@ import { resumeCommand } from "../../lib/run/resume.ts";
 import { CLAUDE, makeWorld, TRACEGATE, type World } from "../e2e/support/claude.ts";
 import { CLIENT_BIN, clientAvailable, clientEnv, prepare } from "../e2e/support/clients.ts";
 import { startModelServer, type ModelServer, type Scenario, type ServerOptions } from "../e2e/support/model-server.ts";
-import { serve } from "../oracle/support.ts";
+import { serve, TEST_TOKEN } from "../oracle/support.ts";
 
 const CHECK = 'test "$(cat answer.txt 2>/dev/null)" = 42\n';
 const PROMPT = "Write the answer into answer.txt.";
@@ -65,7 +65,7 @@ async function setup(client: Client, scenario: Scenario, maxAttempts: number, se
   const world = makeWorld({
     files: { "check.sh": CHECK },
     settings: false,
-    config: { oracle: { url: oracle.url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" }, gate: { max_attempts: maxAttempts } },
+    config: { oracle: { url: oracle.url, public_key: join(keyDir, "oracle.pub"), token: TEST_TOKEN, timeout_s: 30, on_error: "allow" }, gate: { max_attempts: maxAttempts } },
   });
   cleanups.push(() => world.cleanup());
   execFileSync("git", ["-C", task, "fetch", "-q", world.repo, "HEAD"]);
