@@ -94,7 +94,6 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   run: {
     args: "-- CMD...",
-    minArgs: 1,
     maxArgs: Infinity,
     summary: "run a harness's non-interactive command, ask the oracle when it exits, resume it on FAIL",
     details:

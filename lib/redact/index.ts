@@ -108,7 +108,7 @@ export interface Redactor {
  * @example
  * ```ts
  * const s = redactor.scope!();
- * const parts = pieces.map((p) => s.value(p));
+ * const parts = pieces.map((p: unknown) => s.value(p));
  * const record = s.maskCopies(parts); // no copy of any find left in any piece
  * ```
  */

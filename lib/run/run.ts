@@ -163,7 +163,7 @@ async function askGate(adapter: HarnessAdapter, sessionId: string, cwd: string, 
     now: () => new Date(),
   };
   const result = await gate(ctx);
-  await writeRecords(home, "stop", result.records, config);
+  await writeRecords(home, "stop", result.records, config, undefined, { unbounded: true });
   const verdict = result.records.find((r) => r.type === "oracle_verdict") as { verdict?: unknown } | undefined;
   return { blocked: result.decision !== undefined, pending: verdict?.verdict === "PENDING", asked: verdict !== undefined };
 }
@@ -256,6 +256,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       } as TraceRecord,
     ],
     config,
+    undefined,
+    { unbounded: true },
   );
   err(`tracegate run: session ${session!.id}: outcome ${outcome} after ${attempts} oracle attempt(s)${interrupted ? ` (interrupted by ${interrupted})` : ""}\n`);
   return outcome === "flip" ? 0 : 1;

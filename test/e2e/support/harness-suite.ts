@@ -25,10 +25,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BLOCK_REASON } from "../../../lib/gate/decide.ts";
 import { claimedOutcome } from "../../support/claimed-outcome.ts";
-import { serve, type Served } from "../../oracle/support.ts";
+import { serve, TEST_TOKEN, type Served } from "../../oracle/support.ts";
 import { makeWorld, TRACEGATE, type World } from "./claude.ts";
 import { clientAvailable, clientEnv, expectCleanExit, prepare, runClient, type ClientName, type ClientRun } from "./clients.ts";
 import { startModelServer, type ModelServer, type Scenario, type ServerOptions } from "./model-server.ts";
@@ -150,8 +150,10 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
     const world = makeWorld({ settings: false, files: opts.files, config: opts.config });
     cleanups.push(() => world.cleanup());
     prepare(world, name, model.url);
-    const env = { ...world.env, ...clientEnv(world, name, model.url) };
     const scope = opts.scope ?? "user";
+    // A project-scope entry names `tracegate` from PATH (it is committed for teammates): put the build there.
+    const base = { ...world.env, ...clientEnv(world, name, model.url) };
+    const env = scope === "project" ? { ...base, PATH: `${dirname(TRACEGATE)}:${base.PATH ?? process.env.PATH ?? "/usr/bin:/bin"}` } : base;
     const before = JSON.parse(tg({ world, env }, "doctor", "--json").stdout) as { settings: Rec[] };
     const hookFile = String(before.settings.find((x) => x.harness === name && x.scope === scope)?.path);
     const s = { world, model, env, hookFile, hookFileBefore: existsSync(hookFile) ? readFileSync(hookFile) : null };
@@ -200,7 +202,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
       server,
       oracleDown,
       config: {
-        oracle: { url, public_key: join(keyDir, "oracle.pub"), timeout_s: 30, on_error: "allow" },
+        oracle: { url, public_key: join(keyDir, "oracle.pub"), token: TEST_TOKEN, timeout_s: 30, on_error: "allow" },
         gate: { max_attempts: maxAttempts },
         task_id: "e2e-answer",
       },
