@@ -37,6 +37,10 @@ const PLUGIN_EXPORT = "export const TracegatePlugin";
 
 const BODY = String.raw`
 ${PLUGIN_EXPORT} = async ({ client, directory }) => {
+  // A project-scope plugin names the binary portably (committed for teammates): a bare name is
+  // looked up on PATH, a relative path is the project's; looked up on each use, so a binary
+  // installed or removed later is seen, and a missing one means nothing happens.
+  const bin = () => (BIN.startsWith("/") ? BIN : BIN.includes("/") ? directory + "/" + BIN : (Bun.which(BIN) ?? ""));
   const seen = new Set();
   const parents = new Map();
   const started = new Map();
@@ -56,8 +60,9 @@ ${PLUGIN_EXPORT} = async ({ client, directory }) => {
       new Promise((done) => {
         let child;
         try {
-          if (!existsSync(BIN)) return done(null);
-          child = Bun.spawn([BIN, ...entry.args], { stdin: "pipe", stdout: "pipe", stderr: "ignore", cwd: directory, env: { ...process.env } });
+          const exe = bin();
+          if (!exe || !existsSync(exe)) return done(null);
+          child = Bun.spawn([exe, ...entry.args], { stdin: "pipe", stdout: "pipe", stderr: "ignore", cwd: directory, env: { ...process.env } });
         } catch {
           return done(null);
         }
@@ -125,7 +130,8 @@ ${PLUGIN_EXPORT} = async ({ client, directory }) => {
     },
     "experimental.text.complete": async (input, output) => {
       try {
-        if (!ENTRIES["experimental.text.complete"] || !existsSync(BIN)) return;
+        const exe = bin();
+        if (!ENTRIES["experimental.text.complete"] || !exe || !existsSync(exe)) return;
         let part_types = null;
         try {
           const m = await client.session.message({ path: { id: input.sessionID, messageID: input.messageID } });

@@ -209,7 +209,12 @@ function* sanitizeSteps(record: TraceRecord, redactor: Redactor, caps: Caps): Ge
   yield;
   const capped = capFields(redacted, caps.fieldBytes) as Record<string, unknown>;
   yield;
-  return capRecord({ ...header, ...capped }, caps.recordBytes, caps.fieldBytes) as unknown as TraceRecord;
+  const out = capRecord({ ...header, ...capped }, caps.recordBytes, caps.fieldBytes) as Record<string, unknown>;
+  // The record's own field order, whatever was set aside from redaction: a stored line reads as the record was built.
+  const ordered: Record<string, unknown> = {};
+  for (const k of Object.keys(record)) if (Object.hasOwn(out, k)) setOwn(ordered, k, out[k]);
+  for (const k of Object.keys(out)) if (!Object.hasOwn(ordered, k)) setOwn(ordered, k, out[k]);
+  return ordered as unknown as TraceRecord;
 }
 
 /**
