@@ -17,6 +17,7 @@
  * committed) and bench/redact/external/trufflehog.json (git-ignored).
  * Secrets in these fixtures are the projects' own fake ones.
  */
+import { prng } from "../../test/support/prng.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -74,17 +75,6 @@ function gitRead(repo: string, paths: readonly string[]): Map<string, string> {
 
 // ------------------------------------------------- a tiny Go expression reader
 
-/** Seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A random string matching a simple regex (literals, escapes, classes,
@@ -533,7 +523,7 @@ if (import.meta.main) {
     },
   });
   mkdirSync(OUT, { recursive: true });
-  const rand = rng(20261130);
+  const rand = prng(20261130);
   const open: Extracted = { positives: [], negatives: [] };
   for (const [name, dir, fn] of [
     ["gitleaks", values.gitleaks!, (d: string) => extractGitleaks(d, rand)],

@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.ts";
 import type { HookName } from "../hook/subcommands.ts";
 import { snakeReading } from "./claude.ts";
-import { buildRecords, firstString, sessionIdInHead, str } from "./records.ts";
+import { buildRecords, firstString, sessionKeyed, str } from "./records.ts";
 import type { HarnessAdapter } from "./types.ts";
 
 const EVENTS = {
@@ -39,9 +39,7 @@ export const codex: HarnessAdapter = {
   name: "codex",
   title: "Codex CLI",
   events: EVENTS,
-  sessionKeys: SESSION_KEYS,
-  sessionIdOf: (p) => firstString(p, SESSION_KEYS),
-  sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
+  ...sessionKeyed(SESSION_KEYS),
   wants: () => ({}),
   records: (hook, p, sessionId, facts) =>
     buildRecords("codex", hook, p, sessionId, facts, snakeReading(hook, p, facts.eventName ?? null)),

@@ -24,7 +24,7 @@ import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.ts";
 import type { HookName } from "../hook/subcommands.ts";
 import { isGateReason } from "./gemini.ts";
-import { buildRecords, firstString, sessionIdInHead, str, type Reading } from "./records.ts";
+import { buildRecords, firstString, sessionKeyed, str, type Reading } from "./records.ts";
 import type { Facts, HarnessAdapter, Payload } from "./types.ts";
 
 const EVENTS = {
@@ -186,9 +186,7 @@ export const copilot: HarnessAdapter = {
   name: "copilot",
   title: "Copilot CLI",
   events: EVENTS,
-  sessionKeys: SESSION_KEYS,
-  sessionIdOf: (p) => firstString(p, SESSION_KEYS),
-  sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
+  ...sessionKeyed(SESSION_KEYS),
   wants(hook, p) {
     if (hook !== "stop" || isSubAgent(p)) return {};
     return { transcriptPath: str(p.transcriptPath) ?? str(p.transcript_path) };

@@ -35,7 +35,7 @@ import configSchema from "../../schema/config.schema.json";
 import { userHome } from "../config/paths.ts";
 import type { HookName } from "../hook/subcommands.ts";
 import { isGateReason } from "./gemini.ts";
-import { buildRecords, firstString, sessionIdInHead, str, type Reading } from "./records.ts";
+import { buildRecords, firstString, sessionKeyed, str, type Reading } from "./records.ts";
 import type { Facts, HarnessAdapter, Payload } from "./types.ts";
 
 const EVENTS = {
@@ -112,10 +112,8 @@ export const cursor: HarnessAdapter = {
   name: "cursor",
   title: "Cursor",
   events: EVENTS,
-  sessionKeys: SESSION_KEYS,
+  ...sessionKeyed(SESSION_KEYS),
   cwdOf: cursorCwd,
-  sessionIdOf: (p) => firstString(p, SESSION_KEYS),
-  sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
   wants: () => ({}),
   records(hook, p, sessionId, facts) {
     // The final text arrives on its own event, before the stop: it is the assistant message.

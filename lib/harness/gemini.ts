@@ -22,7 +22,7 @@ import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.ts";
 import { BLOCK_REASON } from "../gate/decide.ts";
 import type { HookName } from "../hook/subcommands.ts";
-import { buildRecords, firstString, sessionIdInHead, str, type Reading } from "./records.ts";
+import { buildRecords, firstString, sessionKeyed, str, type Reading } from "./records.ts";
 import type { Facts, HarnessAdapter, Payload } from "./types.ts";
 
 const EVENTS = {
@@ -117,9 +117,7 @@ export const gemini: HarnessAdapter = {
   name: "gemini",
   title: "Gemini CLI",
   events: EVENTS,
-  sessionKeys: SESSION_KEYS,
-  sessionIdOf: (p) => firstString(p, SESSION_KEYS),
-  sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
+  ...sessionKeyed(SESSION_KEYS),
   wants: (hook) => (hook === "stop" ? { previousAssistant: true } : {}),
   records: (hook, p, sessionId, facts) => buildRecords("gemini", hook, p, sessionId, facts, reading(hook, p, facts)),
   stopInput(p) {

@@ -40,7 +40,7 @@ import type { HookName } from "../hook/subcommands.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { isGateReason } from "./gemini.ts";
 import { opencodePlugin } from "./opencode-plugin.ts";
-import { buildRecords, firstString, num, sessionIdInHead, str, type Reading } from "./records.ts";
+import { buildRecords, firstString, num, sessionKeyed, str, type Reading } from "./records.ts";
 import type { Env, Facts, HarnessAdapter, Payload } from "./types.ts";
 
 const EVENTS = {
@@ -157,9 +157,7 @@ export const opencode: HarnessAdapter = {
   name: "opencode",
   title: "OpenCode",
   events: EVENTS,
-  sessionKeys: SESSION_KEYS,
-  sessionIdOf: (p) => firstString(p, SESSION_KEYS),
-  sessionIdInHead: (head) => sessionIdInHead(head, SESSION_KEYS),
+  ...sessionKeyed(SESSION_KEYS),
   wants: () => ({}),
   records(hook, p, sessionId, facts) {
     const recs = buildRecords("opencode", hook, p, sessionId, facts, reading(hook, p, facts));

@@ -30,6 +30,25 @@ export function firstString(p: Payload, keys: readonly string[]): string | null 
 }
 
 /**
+ * The three session-id facts an adapter gives the seam, from the one list of
+ * payload keys that may hold the id: the keys (the runtime redacts them), the
+ * id of a parsed payload, and the id still readable in an unparsed head.
+ *
+ * @example
+ * ```ts
+ * const ids = sessionKeyed(["sessionId"]);
+ * ids.sessionIdOf({ sessionId: "abc" }); // "abc"
+ * ```
+ */
+export function sessionKeyed(keys: readonly string[]): {
+  sessionKeys: readonly string[];
+  sessionIdOf: (p: Record<string, unknown>) => string | null;
+  sessionIdInHead: (head: string) => string | null;
+} {
+  return { sessionKeys: keys, sessionIdOf: (p) => firstString(p, keys), sessionIdInHead: (head) => sessionIdInHead(head, keys) };
+}
+
+/**
  * The session id still readable in the head of a payload that did not parse,
  * under one of `keys` (a JSON string value without escapes).
  *
