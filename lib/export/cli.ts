@@ -86,13 +86,9 @@ function verdictsOf(a: SessionAnalysis): SessionMeta["verdicts"] {
 
 /** Redact every string of an exported value again; the number of secrets found is counted. */
 function secondPass(redactor: Redactor, value: unknown): { value: unknown; found: number } {
-  if (redactor.explainValue) {
-    const { output, found } = redactor.explainValue(value);
-    return { value: output, found: found.length };
-  }
-  const json = JSON.stringify(value);
-  const output = redactor.value(value);
-  return { value: output, found: JSON.stringify(output) === json ? 0 : 1 };
+  // createRedactor always explains; the interface only makes it optional for other redactors.
+  const { output, found } = redactor.explainValue!(value);
+  return { value: output, found: found.length };
 }
 
 function metaOf(sessionId: string, records: readonly Rec[], outcome: string, verdicts: SessionMeta["verdicts"], notes: readonly string[]): SessionMeta {
@@ -161,7 +157,9 @@ export async function exportCommand(argv: string[]): Promise<number> {
   }
   let publicKey: string;
   try {
-    publicKey = readPublicKeyPem(keySpec, values["public-key"] ? join(process.cwd(), "x") : config.path);
+    // A --public-key path is the caller's (relative to the cwd); the config's is relative to the config file.
+    const flag = values["public-key"];
+    publicKey = readPublicKeyPem(flag && !flag.includes("-----BEGIN") ? resolve(flag) : keySpec, config.path);
   } catch (e) {
     return fail(`cannot read the public key ${keySpec}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
   }

@@ -260,11 +260,17 @@ export async function runHook(
   try {
     const { harness, rest } = splitHarnessArg(argv);
     // Resolved first: even a payload that never parses is recorded in its harness's terms.
-    const binding = await resolve(hook, rest, harness);
-    run.binding = binding;
+    // A binding that cannot be had must not cost the harness its pipe: stdin is still drained, then exit.
+    const found = await resolve(hook, rest, harness).catch((e: unknown) => {
+      logError(home, hook, "binding", e);
+      return null;
+    });
+    run.binding = found;
     const progress = stdinProgress(HEAD_FOR_UNPARSED);
     run.progress = progress;
     const input = await readStdin(budgetFor(spec.capMs).deadline, progress);
+    if (!found) exit0();
+    const binding = found;
     // A cut payload is kept only as its head: decode no more than that.
     const decodeStarted = sinceStart();
     const text = new TextDecoder("utf-8", { fatal: false }).decode(input.cut ? input.data.subarray(0, HEAD_FOR_UNPARSED) : input.data);

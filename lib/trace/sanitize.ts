@@ -210,7 +210,9 @@ function* sanitizeSteps(record: TraceRecord, redactor: Redactor, caps: Caps): Ge
   const capped = capFields(redacted, caps.fieldBytes) as Record<string, unknown>;
   yield;
   const out = capRecord({ ...header, ...capped }, caps.recordBytes, caps.fieldBytes) as Record<string, unknown>;
-  // The record's own field order, whatever was set aside from redaction: a stored line reads as the record was built.
+  if (!evidence) return out as unknown as TraceRecord;
+  // A verdict's evidence was set aside with the header: put the record back in its own field order,
+  // so a stored verdict line reads as the gate built it.
   const ordered: Record<string, unknown> = {};
   for (const k of Object.keys(record)) if (Object.hasOwn(out, k)) setOwn(ordered, k, out[k]);
   for (const k of Object.keys(out)) if (!Object.hasOwn(ordered, k)) setOwn(ordered, k, out[k]);
