@@ -128,7 +128,7 @@ function storedIdentity(payload: Record<string, unknown>, keys: readonly string[
  * budget (1.5 s shared) has no such room, so it stays inside its cap.
  */
 function lockWaitFor(hook: string): number {
-  const spec = HOOKS[hook as HookName];
+  const spec = Object.hasOwn(HOOKS, hook) ? HOOKS[hook as HookName] : undefined;
   if (!spec) return LOCK_WAIT_MS;
   const until = hook === "session-end" ? spec.capMs - 100 : spec.timeoutS * 1000 - 1000;
   return Math.max(0, Math.min(LOCK_WAIT_MS, until - sinceStart()));

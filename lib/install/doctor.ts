@@ -317,7 +317,7 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   const problems: string[] = [];
   const notes: string[] = [];
   for (const s of r.settings) {
-    const adapter = ADAPTERS[s.harness];
+    const adapter = Object.hasOwn(ADAPTERS, s.harness) ? ADAPTERS[s.harness] : undefined;
     const title = adapter?.title ?? s.harness;
     const flag = s.harness === "claude" ? "" : ` --harness ${s.harness}`;
     if (s.error) problems.push(`${s.path}: ${s.error} (${title} cannot load this file)`);
@@ -331,7 +331,7 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
     for (const ev of Object.keys(adapter.events)) if (!events.has(ev) && leftOut.has(ev)) notes.push(`${s.path}: ${ev} left out on purpose: ${leftOut.get(ev)}`);
     if (missing.length) problems.push(`${s.path}: events not registered: ${missing.join(", ")} (run tracegate install${flag} --scope ${s.scope})`);
     for (const e of s.entries) {
-      const want = adapter.events[e.event];
+      const want = Object.hasOwn(adapter.events, e.event) ? adapter.events[e.event] : undefined;
       if (want && want !== e.subcommand) problems.push(`${s.path}: ${e.event} runs "${e.subcommand}", but ${title} ${e.event} is served by "${want}"`);
       if (e.harness !== s.harness) problems.push(`${s.path}: ${e.event} runs tracegate for harness "${e.harness}" in ${title}'s file: its records would be read the wrong way (reinstall)`);
       if (e.timeout === null) problems.push(`${s.path}: ${e.event} has no timeout (the harness's default applies)`);

@@ -158,7 +158,8 @@ function classify(key: string): KeyClass | null {
   const words = keyWords(key);
   if (words.length === 0) return null;
   const joined = words.join("_");
-  if (EXACT_POS[joined]) return { kind: EXACT_POS[joined]!, password: false };
+  // Own keys only: a key word like "constructor" must not find Object.prototype.
+  if (Object.hasOwn(EXACT_POS, joined)) return { kind: EXACT_POS[joined]!, password: false };
   if (words.length === 1 && EXACT_NEG.has(words[0]!)) return null;
   // Find the last word position carrying a term.
   for (let i = words.length - 1; i >= 0; i--) {
@@ -166,7 +167,7 @@ function classify(key: string): KeyClass | null {
     const next = words[i + 1];
     let term: string | undefined;
     let restStart = i + 1;
-    const pair = PAIRS[w];
+    const pair = Object.hasOwn(PAIRS, w) ? PAIRS[w] : undefined;
     if (pair && next !== undefined && pair.includes(next)) {
       term = `${w}_${next}`;
       restStart = i + 2;

@@ -168,3 +168,19 @@ describe("values public by design survive the value walk", () => {
     expect(JSON.stringify(r.value({ stdout: `$ cat token.txt\n${t}\n` }))).not.toContain(t.slice(0, 12));
   });
 });
+
+describe("key words that name Object.prototype members", () => {
+  // A fixture with `constructor api = …` once threw inside the key classifier
+  // (a plain-object table found Object.prototype.constructor): a redactor that
+  // throws loses the record, so every table lookup must be an own-key lookup.
+  test.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])("%s as a key word, a key and a URL scheme", (w) => {
+    const t = tok();
+    expect(() => r.text(`${w} = ${t}\n${w}_api_key=${t}\n${w}://user:${t}@db.local/x\n`)).not.toThrow();
+    // "has…" opens a boolean flag's name (`has_api_key=true`), so that key is not a label.
+    if (!/^has/i.test(w)) gone(`${w}_api_key=${t}\n`, t);
+    const scheme = w.replace(/_/g, ""); // a URL scheme has no "_"
+    expect(leak(r.text(`${scheme}://user:${t}@db.local/x\n`), t)).toBeUndefined();
+    const v = r.value({ [w]: { password: t }, [`${w} key`]: t }) as Record<string, unknown>;
+    expect(leak(JSON.stringify(v), t)).toBeUndefined();
+  });
+});

@@ -41,7 +41,8 @@ export const urlUserinfoRule: Rule = {
     if (at < 0 || at + 1 >= e) return; // no userinfo, or nothing after "@"
     if (!/[A-Za-z0-9[]/.test(s[at + 1]!)) return;
     const colon = s.indexOf(":", start);
-    const kind = SCHEME_KIND[scheme.replace(/^jdbc:/, "")] ?? "url-userinfo";
+    const bare = scheme.replace(/^jdbc:/, "");
+    const kind = Object.hasOwn(SCHEME_KIND, bare) ? SCHEME_KIND[bare]! : "url-userinfo";
     if (colon >= 0 && colon < at) {
       const pass = s.slice(colon + 1, at);
       if (!pass || !plausibleSecret(decodePct(pass), true)) return;
