@@ -96,7 +96,14 @@ export function randomParts(secret: string): string[] {
  * one repeated character (`sk-AAAA…`, `BBDC-1111…`), `x` runs or `EXAMPLE`.
  */
 export const placeholder = (secret: string): boolean =>
-  randomParts(secret).every((p) => /^(.)\1+$/.test(p.replace(/[-_]/g, "")) || /x{6,}|EXAMPLE|^0{8}-0{4}/i.test(p));
+  randomParts(secret).every((p) => /^(.)\1+$/.test(p.replace(/[-_]/g, "")) || /x{6,}|EXAMPLE|^0{8}-0{4}/i.test(p) || ascending(p) >= 6);
+
+/** The longest run of consecutive characters (`ABCDEF`, `123456`): typed by hand, as the redactor's policy reads it. */
+function ascending(t: string): number {
+  let best = 1;
+  for (let i = 1, run = 1; i < t.length; i++) best = Math.max(best, (run = t.charCodeAt(i) === t.charCodeAt(i - 1) + 1 ? run + 1 : 1));
+  return best;
+}
 
 function caught(out: string, secret: string): boolean {
   for (const part of randomParts(secret)) {
@@ -275,7 +282,7 @@ for (const [set, docs] of Object.entries(realSets)) {
       const { output, found } = r.explainText!(text);
       const fp = output !== text;
       add(fpBySet, set, fp);
-      if (fp) fpExamples.push(`${set}\t${d.name}#${ci}\t${found.map((f) => `${f.line}:${f.column} ${f.kind}`).join(", ")}\t${JSON.stringify(near(text, found[0]))}`);
+      if (fp) fpExamples.push(`${set}\t${d.name}#${ci}\t${found.slice(0, 4).map((f) => `${f.line}:${f.column} ${f.kind} ${JSON.stringify(span(text, f))}`).join(", ")}${found.length > 4 ? ` (+${found.length - 4})` : ""}`);
     }
   }
 }
@@ -285,10 +292,10 @@ for (const n of almost) {
   add(fpBySet, `almost-secret (${n.src})`, fp);
 }
 
-function near(text: string, f: { line: number; column: number } | undefined): string {
-  if (!f) return "";
+/** The redacted span itself, with a little of what is before it. */
+function span(text: string, f: { line: number; column: number; length?: number }): string {
   const line = text.split("\n")[f.line - 1] ?? "";
-  return line.slice(Math.max(0, f.column - 40), f.column + 40);
+  return `${line.slice(Math.max(0, f.column - 25), f.column - 1)}»${line.slice(f.column - 1, f.column - 1 + (f.length ?? 20))}«`;
 }
 
 // ------------------------------------------------------------------ report

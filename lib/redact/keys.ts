@@ -241,7 +241,7 @@ const SIMPLE_WORDS = new Set([
   "varchar", "char", "hidden", "required", "optional", "secretstr", "secretbytes", "default", "string;", "str,",
   "bearer", "basic", "admin", "root", "user", "guest", "string,", "string)", "str)", "unknown", "never", "void",
   "nullable", "env", "await", "async", "function", "return", "yield", "typeof", "require", "import", "const", "self",
-  "this", "cls", "new", "lambda", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
+  "this", "cls", "new", "lambda", "class", "extends", "static", "super", "let", "var", "nan", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
 ]);
 
 /**
@@ -301,6 +301,10 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Filesystem paths and plain URLs without credentials.
   if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;
   if (/^[A-Za-z]:\\/.test(v)) return false;
+  // A version (`13.1.0`, `^4.2`, `v1.2.3-rc.1`): a package key that ends in "…password" names a package.
+  if (/^[v^~]?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][\w.]{1,20})?$/.test(v)) return false;
+  // A quoted key name, not a value (`tokenKey = ":_authToken"`).
+  if (/^[:_.]+[a-z]+(?:[A-Z][a-z]+)*$/.test(v)) return false;
   if (password) {
     if (/^\d+$/.test(v) && (n < 6 || "0123456789".includes(v) || "9876543210".includes(v))) return false;
     return true;

@@ -122,6 +122,22 @@ describe("false-positive classes seen in traces", () => {
     same('function(e){var t=e.token,n=e.password;return{token:t,password:n,tokenType:"Bearer"}}');
     same('a.token=b.token||c;if(!o.password)throw new Error("password required")');
   });
+  // Each seen in real code of the external bench's "real code" set (bench/redact/external.ts).
+  test("identifiers built of an acronym and words", () => {
+    same('throw new RE2JSSyntaxException("bad");\nvar RE2JSCompileException = class extends RE2JSException {};');
+    same("return ext ? new ext_1.X509AuthorityKeyIDExtension(ext) : undefined;");
+    same("return Utils.utf8ByteArrayToString(this.matcherInput);");
+  });
+  test("constant names with sizes in them", () => same("  GEMMA_4_26B_A4B_IT_MODEL,\n  value: GEMMA_4_31B_IT_MODEL,"));
+  test("\\u escapes glued to a word", () => same('"in the section entitled \\u201CPartner-Specific Terms\\u201D, all"'));
+  test("charset tables", () => same('const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";'));
+  test("a version under a package name that ends in …password", () => {
+    same('{\n  "version": "13.1.0",\n  "dependencies": {\n    "@secretlint/secretlint-rule-1password": "13.1.0",\n    "x": "^4.2.0"\n  }\n}');
+  });
+  test("key names as values and class expressions", () => {
+    same('var tokenKey = ":_authToken";\nvar passwordKey = ":_password";\nvar QueueOnePass = class {};');
+    same("headers = {'x-amz-date': timestamp, 'Authorization': v4auth_header}");
+  });
   test("session and request ids in HTTP headers", () => {
     same("x-request-id: req_9f8e7d6c5b4a39281706\nx-amzn-trace-id: Root=1-6568a1b2-0f1e2d3c4b5a69788796a5b4\nX-Session-Id: 3f1c2b7e-5d4a-4c3b-9a8f-7e6d5c4b3a21\nx-correlation-id: cid-71a2b3c4d5e6f708");
   });

@@ -3,7 +3,7 @@ import { plausibleSecret } from "../keys.ts";
 import { push } from "./push.ts";
 import type { Rule } from "../types.ts";
 
-const AUTHZ = /authorization(?:\\?["'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\?["'])?(?:(bearer|basic|token|digest|bot|sso-key|apikey|api-key|aws4-hmac-sha256|negotiate|ntlm|dpop|gitlab-ci-token|key)[ \t]{1,5})?([^\s"'\\,;`]{1,4096})/diy;
+const AUTHZ = /authorization(?:\\?["'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\?["'])?(?:(bearer|basic|token|digest|bot|sso-key|apikey|api-key|aws4-hmac-sha256|negotiate|ntlm|dpop|gitlab-ci-token|key)[ \t]{1,5})?([^\s"'\\,;`)\]}]{1,4096})/diy;
 
 function basicOk(v: string): boolean {
   const t = Buffer.from(v, "base64").toString("utf8");

@@ -124,15 +124,41 @@ function wordCover(t: string): number {
       } else if (++cons > maxCons) maxCons = cons;
       i++;
     }
-    const len = i - start;
-    // Mixed like `ABc`: capitals then lowercase; only one leading capital reads as a word.
-    if (uppers > 1 && lowers > 0) ok = false;
+    let len = i - start;
+    // Capitals then lowercase (`JSSyntax`, `IDExtension`): an acronym, then a
+    // word that starts at the last capital. Only the word is scored.
+    if (uppers > 1 && lowers > 0) {
+      const w = t.slice(i - lowers - 1, i);
+      len = w.length;
+      vowels = 0;
+      cons = 0;
+      maxCons = 0;
+      for (let x = 0; x < len; x++) {
+        if (isVowel(w.charCodeAt(x) | 32)) {
+          vowels++;
+          cons = 0;
+        } else if (++cons > maxCons) maxCons = cons;
+      }
+    }
     if (ok && len >= 4 && vowels > 0 && maxCons < 4) {
       const v = vowels / len;
-      if (v >= 0.25 && v <= 0.67) covered += len;
+      // Long runs read as words with fewer vowels (`String`, `Script`): six
+      // letters of one case in a row are rare in random base62.
+      if (v <= 0.67 && (v >= 0.25 || (len >= 6 && v >= 0.15))) covered += len;
     }
   }
   return covered / n;
+}
+
+/** The longest run of characters each one code above the last (`abcdef` is 6). */
+function ascendingRun(t: string): number {
+  let best = 1;
+  let run = 1;
+  for (let i = 1; i < t.length; i++) {
+    run = t.charCodeAt(i) === t.charCodeAt(i - 1) + 1 ? run + 1 : 1;
+    if (run > best) best = run;
+  }
+  return best;
 }
 
 /** Whether `t` is a path, host name, version, member path or word-built identifier. */
@@ -142,7 +168,8 @@ function structured(t: string): boolean {
   // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
   const pieces = t.split(/[-_/]+/).filter((p) => p.length > 0);
-  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^[vV]\d{1,3}$/.test(p))) return true;
+  // Sizes and counts with a unit (`26B`, `4k`, `64bit`) are pieces too: `GEMMA_4_26B_A4B_IT_MODEL`.
+  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^\d{1,4}[A-Za-z]{1,3}$|^[vV]\d{1,3}$/.test(p))) return true;
   return false;
 }
 
@@ -193,6 +220,8 @@ export function randomToken(t: string, bar: Bar): boolean {
   if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
   // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
   if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
+  // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters.
+  if (ascendingRun(t) >= 6) return false;
   const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (/[+/=_.~-]/.test(t) ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
   // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
@@ -298,7 +327,12 @@ export const entropyRule: Rule = {
       }
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
       let a = i;
-      if (a >= 1 && s.charCodeAt(a - 1) === 92 && /[nrtbfu]/.test(s[a]!)) a++;
+      if (a >= 1 && s.charCodeAt(a - 1) === 92) {
+        // `\u201C`, `\x41`: the whole escape; `\n`, `\t`: its letter.
+        const esc = s[a]!;
+        if ((esc === "u" || esc === "x") && /^[0-9a-fA-F]+$/.test(s.slice(a + 1, a + (esc === "u" ? 5 : 3)))) a += esc === "u" ? 5 : 3;
+        else if (/[nrtbf]/.test(esc)) a++;
+      }
       const len = j - a;
       while (k < skip.length && skip[k]![1] <= a) k++;
       const inPublic = k < skip.length && skip[k]![0] <= a;
