@@ -71,6 +71,28 @@ describe("weak or no labels", () => {
   });
 });
 
+describe("unlabelled tokens the word test tells from identifiers", () => {
+  test("lowercase base36 tokens (letter runs that are not words)", () => {
+    for (const t of ["qftuyvc2wsml9mvyb057okrtydb88vzr", "grevetn5owrs1ybhxtcen0ibvg2mi85x", "mgepiy2lx8tttu5h45efviri2ngz83y0"]) gone(`$ pbpaste\n${t}\n`, t);
+  });
+  test("mixed-case tokens with no digit, 20+ characters bare and 16+ after a label", () => {
+    gone(`$ pbpaste\nSSVmFDNCFfOHKXQAEckx\n`, "SSVmFDNCFfOHKXQAEckx");
+    gone(`GET /v1/items using wjXKCFzOWEPRqhTmmbWtVQ -> 200\n`, "wjXKCFzOWEPRqhTmmbWtVQ");
+  });
+  test("32 hex digits alone on a line (cat config/master.key), but not in code or beside a file name", () => {
+    const k = g.s(A.hex, 32);
+    gone(`$ cat config/master.key\n${k}\n`, k);
+    expect(r.text(`${k}  dist/app.js\n`)).toBe(`${k}  dist/app.js\n`);
+    expect(r.text(`gist("nat", "${k}")\n`)).toBe(`gist("nat", "${k}")\n`);
+    const git = g.s(A.hex, 40);
+    expect(r.text(`$ git rev-parse HEAD\n${git}\n`)).toBe(`$ git rev-parse HEAD\n${git}\n`);
+  });
+  test("identifiers with words that are not English stay", () => {
+    const code = "return verifyHashedrekord001TLogBody(tlog);\nconst createElementNS2 = documentFragment;";
+    expect(r.text(code)).toBe(code);
+  });
+});
+
 describe("entropy guards: what is not a secret", () => {
   const same = (s: string): void => expect(r.text(s)).toBe(s);
   test("git object ids", () => same(`commit ${g.s(A.hex, 40)}\nMerge: ${g.s(A.hex, 7)} ${g.s(A.hex, 7)}\n${g.s(A.hex, 40)} refs/heads/main`));

@@ -83,10 +83,57 @@ const VOWELS = /[aeiouyAEIOUY]/;
 const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
 
 /**
+ * How often each letter pair occurs in English and identifiers, one row per
+ * first letter: digit `d` means about 2^(d-4) times as often as a uniformly
+ * random pair (0: rarely or never). Counted over the words of ~2,000 README
+ * and `.d.ts` files by bench/redact/bigrams.ts. Random letters average about
+ * 1.8 per pair; words 4 to 7.
+ */
+const PAIR_LEVELS = [
+  "05650250402767040767432250", "50005000340500500320500020", "60306006405500710526400020", "51037010600200500250300020",
+  "62674541220557254876053640", "50005400600300500422400020", "20006023500303200342300020", "60007000500000500315400000",
+  "43555450003658740567040203", "10004001000000100040000000", "30005100300002000030000000", "53047000610600510244520050",
+  "55006000500240550030300000", "50676470504413640077530030", "25562330423568560745645100", "60027002400540640656400010",
+  "00000000000100000000400000", "62438340703344620556531040", "40407104602201551157510040", "60427108700320550655502060",
+  "34335420400556040655000000", "50006000400000400000000000", "40003004500003400320002000", "30202000200000050005000010",
+  "00001000100023460032002000", "00003000100000000000000000",
+];
+const PAIR_LEVEL = new Uint8Array(26 * 26);
+for (let x = 0; x < 26; x++) for (let y = 0; y < 26; y++) PAIR_LEVEL[x * 26 + y] = PAIR_LEVELS[x]!.charCodeAt(y) - 48;
+
+/**
+ * Whether letters `t[from..to)` read as a word: 4+ letters, a vowel share of
+ * 0.15 to 0.67, no five consonants in a row, and letter pairs that English
+ * uses (a mean level of 3.5: about one random run in ten reaches it;
+ * `Byte`, `String`, `Extension`, `Hashedrekord` do).
+ */
+function wordLike(t: string, from: number, to: number): boolean {
+  const len = to - from;
+  if (len < 4) return false;
+  let vowels = 0;
+  let cons = 0;
+  let level = 0;
+  let prev = -1;
+  for (let x = from; x < to; x++) {
+    const l = (t.charCodeAt(x) | 32) - 97;
+    if (isVowel(l + 97)) {
+      vowels++;
+      cons = 0;
+    } else if (++cons >= 5) return false;
+    if (prev >= 0) level += PAIR_LEVEL[prev * 26 + l]!;
+    prev = l;
+  }
+  if (level < 3.5 * (len - 1)) return false;
+  const v = vowels / len;
+  // Long runs read as words with fewer vowels (`String`, `Script`).
+  return v <= 0.67 && (v >= 0.25 || (len >= 6 && v >= 0.15));
+}
+
+/**
  * The share of `t` covered by letter runs that read like words (`User`,
  * `token`, `Name`; a CONSTANT_NAME's parts too): runs split at digits,
- * symbols and lower-to-upper steps, 4+ letters, lowercase or Capitalized (or
- * all capitals), a vowel share of 1/4 to 2/3, no four consonants in a row.
+ * symbols and lower-to-upper steps, lowercase or Capitalized or all capitals;
+ * capitals before lowercase (`JSSyntax`) are an acronym and then a word.
  * One pass, no regex: it runs on every candidate token.
  */
 function wordCover(t: string): number {
@@ -95,57 +142,26 @@ function wordCover(t: string): number {
   let i = 0;
   while (i < n) {
     let c = t.charCodeAt(i);
-    const isLetter = (x: number): boolean => (x >= 65 && x <= 90) || (x >= 97 && x <= 122);
-    if (!isLetter(c)) {
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) {
       i++;
       continue;
     }
-    // One run: an optional capital, then lowercase; or all capitals.
     const start = i;
     let uppers = 0;
     let lowers = 0;
-    let vowels = 0;
-    let cons = 0;
-    let maxCons = 0;
-    let ok = true;
     while (i < n) {
       c = t.charCodeAt(i);
       const up = c >= 65 && c <= 90;
-      const low = c >= 97 && c <= 122;
-      if (!up && !low) break;
+      if (!up && !(c >= 97 && c <= 122)) break;
       // A lower-to-upper step starts a new run (`getUser` -> `get`, `User`).
       if (up && lowers > 0) break;
       if (up) uppers++;
       else lowers++;
-      const l = up ? c + 32 : c;
-      if (isVowel(l)) {
-        vowels++;
-        cons = 0;
-      } else if (++cons > maxCons) maxCons = cons;
       i++;
     }
-    let len = i - start;
-    // Capitals then lowercase (`JSSyntax`, `IDExtension`): an acronym, then a
-    // word that starts at the last capital. Only the word is scored.
-    if (uppers > 1 && lowers > 0) {
-      const w = t.slice(i - lowers - 1, i);
-      len = w.length;
-      vowels = 0;
-      cons = 0;
-      maxCons = 0;
-      for (let x = 0; x < len; x++) {
-        if (isVowel(w.charCodeAt(x) | 32)) {
-          vowels++;
-          cons = 0;
-        } else if (++cons > maxCons) maxCons = cons;
-      }
-    }
-    if (ok && len >= 4 && vowels > 0 && maxCons < 4) {
-      const v = vowels / len;
-      // Long runs read as words with fewer vowels (`String`, `Script`): six
-      // letters of one case in a row are rare in random base62.
-      if (v <= 0.67 && (v >= 0.25 || (len >= 6 && v >= 0.15))) covered += len;
-    }
+    // `JSSyntax`, `IDExtension`: only the word from the last capital is scored.
+    const from = uppers > 1 && lowers > 0 ? i - lowers - 1 : start;
+    if (wordLike(t, from, i)) covered += i - from;
   }
   return covered / n;
 }
@@ -209,7 +225,7 @@ export function randomToken(t: string, bar: Bar): boolean {
   const letters = ups + lows;
   if (letters < 4) return false;
   // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
-  if (digits === 0 && !(n >= 24 && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
+  if (digits === 0 && !(n >= (bar === LABELLED ? 16 : 20) && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
   // Single-case hex is a digest or an id; mixed-case hex (`6d2FabeB6ADd…`) is not what hashes print.
   if (hexOnly && (UUID.test(t) || HEX.test(t))) {
     if (UUID.test(t)) return bar.uuid;
@@ -321,7 +337,7 @@ export const entropyRule: Rule = {
         j++;
       }
       // Most runs are words and identifiers: no digit and not long mixed case, nothing to score.
-      if (!digit && !(upper && lower && j - i >= 24)) {
+      if (!digit && !(upper && lower && j - i >= 16)) {
         i = j;
         continue;
       }
@@ -341,6 +357,17 @@ export const entropyRule: Rule = {
     }
   },
 };
+
+/** Whether `s[a..b)` is all its line holds, but for spaces and quotes. */
+function aloneOnLine(s: string, a: number, b: number): boolean {
+  const quiet = (c: number): boolean => c === 32 || c === 9 || c === 34 || c === 39 || c === 13;
+  let i = a - 1;
+  while (i >= 0 && a - i < 16 && quiet(s.charCodeAt(i))) i--;
+  if (i >= 0 && s.charCodeAt(i) !== 10) return false;
+  let j = b;
+  while (j < s.length && j - b < 16 && quiet(s.charCodeAt(j))) j++;
+  return j >= s.length || s.charCodeAt(j) === 10;
+}
 
 function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const s = ctx.s;
@@ -367,8 +394,10 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const run = s.slice(a, b);
   const t = core(run);
   if (t.length < LABELLED_MIN) return;
-  // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it count.
-  if (!ctx.strict && HEX.test(t) && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
+  // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it
+  // count, or 32 hex digits alone on a line (`cat master.key`; digests print beside a file name, git ids are 40).
+  const hexAlone = t.length === 32 && HEX.test(t) && aloneOnLine(s, a, b);
+  if (!ctx.strict && !hexAlone && HEX.test(t) && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
   // The cheapest test first: most runs in code and prose are words or identifiers.
   if (!randomToken(t, LABELLED)) return;
   const head = s.slice(Math.max(0, a - 40), a);
@@ -399,7 +428,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
       else if (NON_SECRET_KEY.test(key)) return;
     }
   }
-  const labelled = label === "labelled";
+  const labelled = label === "labelled" || hexAlone;
   if (!labelled && !randomToken(t, bare)) return;
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
   const plain = t.length >= 16 && t.length <= 4096 ? decodeBase64Text(t) : undefined;
