@@ -69,7 +69,8 @@ export function randomParts(secret: string): string[] {
   if (/^\$\{?[A-Za-z_]\w*\}?$/.test(secret) || /^[a-z]+(?:[-_][a-z]+)+$/.test(secret)) return [];
   // Query pairs (`se=…&sig=…`): the secret-named values.
   const secretValues = (q: string): string[] => [...q.matchAll(/(?:^|[?&;])[\w ]*(?:sig|signature|secret|key|password|pwd|token)[\w ]*=([^&;#]+)/gi)].map((m) => m[1]!);
-  const url = /^(?:[a-z][a-z0-9+.-]*:){0,3}\/\/([^/?#\s]*)(.*)$/i.exec(secret);
+  // `hooks.slack.com/services/…` with no scheme is a URL too.
+  const url = /^(?:[a-z][a-z0-9+.-]*:){0,3}\/\/([^/?#\s]*)(.*)$/i.exec(secret) ?? /^()((?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?\/.*)$/i.exec(secret);
   if (url) {
     const auth = url[1]!.lastIndexOf("@");
     if (auth >= 0) {

@@ -86,6 +86,26 @@ describe("private keys: every key type in every shape", () => {
     expect(out).toContain("[REDACTED:openssh-private-key:");
   });
 
+  // A key body printed without its BEGIN line (a copied middle, `tail`, a
+  // field stripped of its header): the DER opening says what it is.
+  const ed = generateKeyPairSync("ed25519");
+  const ec8 = ec.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+  const headless: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(KEYS).filter(([k]) => !/encrypted|openssh/.test(k))),
+    "pkcs8 ec": ec8,
+    "pkcs8 ed25519": ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string,
+  };
+  for (const [kname, pem] of Object.entries(headless)) {
+    test(`${kname} body without its BEGIN and END lines, raw and line-numbered`, () => {
+      const body = bodyOf(pem).join("\n");
+      for (const text of [`$ sed -n 2,99p key.pem\n${body}\n$ echo ok\n`, catN(body), readArrow(body)]) {
+        const out = r.text(text);
+        expect(survivor(out, pem)).toBeUndefined();
+        expect(out).toMatch(/\[REDACTED:[a-z]+-private-key:|\[REDACTED:private-key:/);
+      }
+    });
+  }
+
   test("SSH2 (RFC 4716) private key", () => {
     const body = Array.from({ length: 4 }, () => g.s(A.b64, 64));
     const out = r.text(`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "rsa-key"\n${body.join("\n")}\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n`);
