@@ -87,6 +87,13 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     const git = g.s(A.hex, 40);
     expect(r.text(`$ git rev-parse HEAD\n${git}\n`)).toBe(`$ git rev-parse HEAD\n${git}\n`);
   });
+  test("Jenkins credentials.xml: <secret>{AQAAABAAA <token>} and <session>{…}", () => {
+    const h = g.s(A.hex, 32);
+    gone(`<secret>{AQAAABAAA ${h}}</secret>\n`, h);
+    const sts = g.s(A.b64, 780) + "=";
+    gone(`  <session>{AQAAABAAA ${sts}}</session>\n`, sts);
+    gone(`session: ${sts}\n`, sts);
+  });
   test("identifiers with words that are not English stay", () => {
     const code = "return verifyHashedrekord001TLogBody(tlog);\nconst createElementNS2 = documentFragment;";
     expect(r.text(code)).toBe(code);

@@ -27,7 +27,9 @@ import { classifyKey, entropy, negatedKey } from "../keys.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 const MIN = 16;
-const MAX = 512;
+/** Longest run scored unlabelled; a label lets runs of up to LABELLED_MAX through (STS session tokens run ~800). */
+const MAX = 1024;
+const LABELLED_MAX = 4096;
 const LABELLED_MIN = 10;
 
 /** Token characters: A-Z a-z 0-9 + / = _ - . ~ */
@@ -37,7 +39,7 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 // Weak labels: a secret-ish word, then a separator, right before the token on its line.
 const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
 // Jenkins credentials.xml keeps secrets as `{AQAAABAAAA…}`; fixtures print `<secret>{name AQAAABAAA <token>}</secret>`.
-const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase)>\{?|authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
+const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase|session)>\{?[ \t]*|(?:authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+)(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
 // What a token right after these is not a secret: digests, lockfile hashes, image data.
 const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?|sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
 /**
@@ -205,7 +207,7 @@ const LABELLED: Bar = { min: LABELLED_MIN, frac: 0.75, hex: true, uuid: true, wo
 /** Whether token `t` passes `bar`: looks random and is not one of the guarded shapes. */
 export function randomToken(t: string, bar: Bar): boolean {
   const n = t.length;
-  if (n < bar.min || n > MAX) return false;
+  if (n < bar.min || n > (bar === LABELLED ? LABELLED_MAX : MAX)) return false;
   // One pass for the character classes: most runs (identifiers, words) stop here.
   let digits = 0;
   let ups = 0;
@@ -352,7 +354,7 @@ export const entropyRule: Rule = {
       const len = j - a;
       while (k < skip.length && skip[k]![1] <= a) k++;
       const inPublic = k < skip.length && skip[k]![0] <= a;
-      if (!inPublic && len >= LABELLED_MIN && len <= MAX * 2) consider(ctx, a, j, bare);
+      if (!inPublic && len >= LABELLED_MIN && len <= LABELLED_MAX * 2) consider(ctx, a, j, bare);
       i = j;
     }
   },
