@@ -41,7 +41,8 @@ const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credential
 // Jenkins credentials.xml keeps secrets as `{AQAAABAAAA…}`; fixtures print `<secret>{name AQAAABAAA <token>}</secret>`.
 const WITH = /(?:AQAAABAAA[A-Za-z0-9+/=]*[ \t]+|<(?:secret|password|token|apiKey|api_key|privateKey|passphrase|session)>\{?[ \t]*|(?:authenticated|authenticate|authorized|logged[ \t]+in|login|signed[ \t]+in|using|with)[ \t]+)(?:the[ \t]+)?(?:(?:api[ \t]+)?(?:key|token|secret|password)[ \t]+)?["'`]?$/i;
 // What a token right after these is not a secret: digests, lockfile hashes, image data.
-const GUARD_BEFORE = /(?:(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?|sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
+const ID_BEFORE = /(?:request|trace|correlation|span|session|message|event|run|job|build|transaction|causation|device|instance|object|upload|version|amz-cf|cf-ray|etag)[-_]?(?:id)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/i;
+const GUARD_BEFORE = /(?:sha(?:1|224|256|384|512)[-:~]|md5[-:]|h1:|integrity[^\n]{0,24}|base64,|@sha256:|\bcommit[ \t]+|\bsha[ \t:=]+|\bnonce-|\/(?:blob|tree|commit|commits|compare)\/|#)$/i;
 /**
  * Provider object ids (Stripe `in_…`/`evt_…`/`cus_…`, OpenAI `chatcmpl-…`, Anthropic `msg_…`/`toolu_…`):
  * identifiers agents print all the time, not credentials.
@@ -182,7 +183,11 @@ function ascendingRun(t: string): number {
 /** Whether `t` is a path, host name, version, member path or word-built identifier. */
 function structured(t: string): boolean {
   // Paths: two or more slashes with a word segment.
-  if ((t.match(/\//g) ?? []).length >= 2 && t.split("/").some((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg))) return true;
+  // Half the segments words: random base64 has slashes too, and a long one has a letters-only segment somewhere.
+  if ((t.match(/\//g) ?? []).length >= 2) {
+    const segs = t.split("/").filter((seg) => seg.length > 0);
+    if (segs.filter((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg)).length * 2 >= segs.length) return true;
+  }
   // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
   const pieces = t.split(/[-_/]+/).filter((p) => p.length > 0);
@@ -257,7 +262,7 @@ function lineStart(s: string, at: number, max: number): number {
 /** Any word a label (LABEL, WITH) is built from, anywhere before the token: the cheap test that rules most tokens out. */
 const LABEL_WORD = /key|token|secret|pass|pwd|auth|credential|api|bearer|access|private|session|cookie|otp|pin|license|with|using|login|signed|AQAAABAAA|<secret|<password|<token/i;
 
-function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
+function labelOf(s: string, start: number, len: number): "labelled" | "negated" | "none" {
   const lineStart0 = lineStart(s, start, 64);
   const before = s.slice(lineStart0, start);
   if (!LABEL_WORD.test(before)) return "none";
@@ -265,7 +270,9 @@ function labelOf(s: string, start: number): "labelled" | "negated" | "none" {
   if (m) {
     // The whole key the label word ends (`nextPageToken:`, `public_key =`): some name no secret.
     const key = /[A-Za-z0-9_.-]*$/.exec(before.slice(0, m.index + m[0].search(/[^A-Za-z]|$/)))?.[0] ?? "";
-    return negatedKey(key.replace(/^[._-]+/, "")) ? "negated" : "labelled";
+    // A bare `session` names an id, but no id runs to 129+ characters: that is a session token.
+    const k = key.replace(/^[._-]+/, "");
+    return negatedKey(k) && !(len > 128 && /session$/i.test(k)) ? "negated" : "labelled";
   }
   return WITH.test(before) ? "labelled" : "none";
 }
@@ -404,6 +411,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (!randomToken(t, LABELLED)) return;
   const head = s.slice(Math.max(0, a - 40), a);
   if (GUARD_BEFORE.test(head)) return;
+  // Ids are short; 129+ characters after `session:` are a session token (STS, OAuth).
+  if (t.length <= 128 && ID_BEFORE.test(head)) return;
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
   if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
   // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
@@ -413,7 +422,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (ID_LINE.test(s.slice(lineStart(s, a, 128), a))) return;
   const lineHead = s.slice(lineStart(s, a, 200), a);
   if (HASH_LINE.test(lineHead)) return;
-  let label = labelOf(s, a);
+  let label = labelOf(s, a, t.length);
   // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
   if (label === "negated") return;
   if (label === "none") {
