@@ -87,6 +87,15 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     const git = g.s(A.hex, 40);
     expect(r.text(`$ git rev-parse HEAD\n${git}\n`)).toBe(`$ git rev-parse HEAD\n${git}\n`);
   });
+  test("curl -u with an empty user or a quoted password", () => {
+    gone(`curl -u ":d2LkV78zLx!t" https://localhost:9200\n`, "d2LkV78zLx!t");
+    gone(`curl --user kevin:'pRf7vG2h1L8nQkW9' -iX PATCH\n`, "pRf7vG2h1L8nQkW9");
+  });
+  test("short hex after a token label, and a key in a table row", () => {
+    gone(`ipinfo token = '3ff77bb6fe6885'\n`, "3ff77bb6fe6885");
+    const h = g.s(A.hex, 40);
+    gone(`Variable name | Initial Value\napiKey |${h}\n`, h);
+  });
   test("Jenkins credentials.xml: <secret>{AQAAABAAA <token>} and <session>{…}", () => {
     const h = g.s(A.hex, 32);
     gone(`<secret>{AQAAABAAA ${h}}</secret>\n`, h);

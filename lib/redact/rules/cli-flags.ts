@@ -4,8 +4,8 @@ import { regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
 export const CLI_RULES: readonly Rule[] = [
-  // curl -u user:pass / --user user:pass
-  regexRule("basic-auth", ["-u ", "--user ", "--user="], String.raw`(?<=\s|^)(?:-u|--user)[ =]{0,3}(?:\\?["'])?[^\s:"'\\]{1,256}:([^\s"'\\]{1,256})`, {
+  // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
+  regexRule("basic-auth", ["-u ", "--user ", "--user="], String.raw`(?<=\s|^)(?:-u|--user)[ =]{0,3}(?:\\?["'])?[^\s:"'\\]{0,256}(?:\\?["'])?:(?:\\?["'])?([^\s"'\\]{1,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }),
   // .netrc: machine h login u password p

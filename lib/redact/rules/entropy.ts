@@ -75,7 +75,7 @@ export function publicValueKey(key: string): boolean {
 /** Kubernetes pod names: `<deployment>-<replicaset hash>-<5>` and `<job>-<5>`. */
 const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
 /** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
-const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}(?:\\?["'`])?$/;
+const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=|])[ \t]{0,4}(?:\\?["'`])?$/;
 const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
 const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -237,7 +237,8 @@ export function randomToken(t: string, bar: Bar): boolean {
   if (hexOnly && (UUID.test(t) || HEX.test(t))) {
     if (UUID.test(t)) return bar.uuid;
     if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
-    return entropy(t) >= Math.min(3.3, Math.log2(Math.min(n, 16)) * 0.8);
+    // What n random hex digits give on average (see below), less the bar's margin: 14 digits after a label count.
+    return entropy(t) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
   }
   if (structured(t)) return false;
   if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
@@ -432,7 +433,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
     let q = lineHead.length - 1;
     while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
     const sep = lineHead[q];
-    const k = sep === "=" || sep === ":" || sep === ">" ? KEY_BEFORE.exec(lineHead.slice(-80)) : null;
+    const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? KEY_BEFORE.exec(lineHead.slice(-80)) : null;
     if (k) {
       const key = k[1]!.replace(/^.*[.]/, "");
       if (classifyKey(key)) label = "labelled";
