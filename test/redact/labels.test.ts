@@ -118,6 +118,12 @@ describe("entropy guards: what is not a secret", () => {
     same(`"integrity": "sha512-${g.s(A.b64, 86)}=="`);
     same(`golang.org/x/sys v0.20.0 h1:${g.s(A.b64, 43)}=`);
   });
+  test("base64 of a PEM certificate (kubeconfig certificate-authority-data), but not of a private key", () => {
+    const cert = Buffer.from(`-----BEGIN CERTIFICATE-----\n${g.s(A.b64, 64 * 12)}\n-----END CERTIFICATE-----\n`).toString("base64");
+    same(`    certificate-authority-data: ${cert}\n`);
+    const key = Buffer.from(`-----BEGIN PRIVATE KEY-----\n${g.s(A.b64, 64 * 12)}\n-----END PRIVATE KEY-----\n`).toString("base64");
+    expect(r.text(`    data: ${key}\n`)).toContain("[REDACTED:");
+  });
   test("base64 image data", () => same(`<img src="data:image/png;base64,${g.s(A.b64, 600)}">`));
   test("lockfile hashes and resolved URLs", () => {
     same(`  resolved "https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#${g.s(A.hex, 40)}"\n  integrity sha1-${g.s(A.b64, 27)}=`);

@@ -410,6 +410,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   if (!ctx.strict && !hexAlone && HEX.test(t) && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
   // The cheapest test first: most runs in code and prose are words or identifiers.
   if (!randomToken(t, LABELLED)) return;
+  // Base64 of a whole PEM block (kubeconfig `certificate-authority-data`): public unless its BEGIN line says PRIVATE.
+  if (t.startsWith("LS0tLS1CRUdJTi") && !Buffer.from(t.slice(0, 64), "base64").toString("latin1").includes("PRIVATE")) return;
   const head = s.slice(Math.max(0, a - 40), a);
   if (GUARD_BEFORE.test(head)) return;
   // Ids are short; 129+ characters after `session:` are a session token (STS, OAuth).
