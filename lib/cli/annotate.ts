@@ -5,7 +5,7 @@
  * note cannot put a secret on disk either, and a later `sync` uploads it
  * like any other line.
  */
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";

@@ -3,7 +3,7 @@
  * on `--help`/`-h`, unknown commands and options refused with the nearest
  * valid one, positional counts checked, all against the command table.
  */
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { ALIASES, type Command, COMMANDS, type CommandSpec, HELP_OPTION, lookup } from "./commands.ts";
 import { commandHelp, usageLine } from "./help.ts";
 import { err, fail, out } from "./print.ts";

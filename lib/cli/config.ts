@@ -4,7 +4,7 @@
  * the default); `tracegate config path` prints the user file's path.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { DEFAULTS, DEFAULT_ORACLE_TIMEOUT_S, findRepoConfig, loadConfig } from "../config/load.ts";
 import { configKeys } from "../config/keys.ts";
 import { configPath } from "../config/paths.ts";

@@ -3,7 +3,7 @@
  * option, the base commit (and cwd) taken from a recorded session's
  * `session_start`. Without `--session` it is `lib/git/cli.ts` unchanged.
  */
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { dataDir } from "../config/paths.ts";
 import { parseSessionText } from "../trace/store.ts";
 import { readFileSync } from "node:fs";

@@ -5,7 +5,7 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { configPath, dataDir } from "../config/paths.ts";
 import { listSessionFiles, type SessionFile } from "../trace/store.ts";
 import { parseOptions } from "./args.ts";

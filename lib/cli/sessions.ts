@@ -4,7 +4,7 @@
  * tab-free plain lines when piped, one JSON summary a line with `--json`.
  */
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { dataDir } from "../config/paths.ts";
 import { loadConfig } from "../config/load.ts";
 import { analyzeSession, GATE_RECORD_TYPES, OUTCOMES, type Outcome } from "../gate/outcome.ts";

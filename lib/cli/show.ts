@@ -4,7 +4,7 @@
  * whether the stop was blocked or allowed and why, the event of a kept
  * payload); `--json` prints the full records.
  */
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { dataDir } from "../config/paths.ts";
 import { analyzeSession } from "../gate/outcome.ts";
 import type { TraceRecord } from "../trace/record.ts";

@@ -2,7 +2,7 @@
  * Terminal styling for user commands: colour and human times on a terminal,
  * plain text and ISO times when piped or with NO_COLOR, and plurals.
  */
-import { isatty } from "node:tty";
+import { isatty } from "../runtime/builtins.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

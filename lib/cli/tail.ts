@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { dataDir } from "../config/paths.ts";
 import type { TraceRecord } from "../trace/record.ts";
 import { listSessionFiles } from "../trace/store.ts";

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import * as validators from "../generated/validators.js";

@@ -8,7 +8,7 @@
  * tracegate diff --stat
  * ```
  */
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { err, fail, out } from "../cli/print.ts";
 import { diffAgainstBase, diffStat, type FileStat, GitDiffError } from "./diff.ts";
 

@@ -3,7 +3,7 @@
  * harness never sees a broken pipe. The payload never goes to argv or env.
  */
 import { fstatSync, readSync } from "node:fs";
-import { isatty } from "node:tty";
+import { isatty } from "../runtime/builtins.ts";
 import { sha256Stream } from "../trace/digest.ts";
 
 /** Beyond this the rest of stdin is drained and discarded and the record is marked cut. */

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { claudeConfigDir, dataDir } from "../config/paths.ts";
 import { escapeControl, fail, out } from "../cli/print.ts";
 import { plural } from "../cli/style.ts";

@@ -8,7 +8,7 @@
  */
 import { accessSync, constants, existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";
 import { ADAPTERS, adapterFor, DEFAULT_HARNESS, isKnownHarness } from "../harness/registry.ts";

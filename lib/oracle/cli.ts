@@ -8,11 +8,12 @@
  * tracegate oracle serve --repo ./task --test-cmd "npm test" --key ./keys/oracle.key
  * ```
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
+import { nodeCrypto } from "../runtime/builtins.ts";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createExclusive, replaceFile } from "../fs/safe-open.ts";
 import { join, resolve } from "node:path";
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { err, fail, out } from "../cli/print.ts";
 import { runProcess } from "./run.ts";
 import type { Sandbox } from "./sandbox.ts";
@@ -66,7 +67,7 @@ async function keygen(argv: string[]): Promise<number> {
   }
   try {
     mkdirSync(dir, { recursive: true });
-    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const { privateKey, publicKey } = nodeCrypto().generateKeyPairSync("ed25519");
     const priv = privateKey.export({ type: "pkcs8", format: "pem" }) as string;
     const pub = publicKey.export({ type: "spki", format: "pem" }) as string;
     // A fresh file, mode fixed before the first byte, renamed into place
@@ -75,7 +76,7 @@ async function keygen(argv: string[]): Promise<number> {
     const write = values.force ? replaceFile : createExclusive;
     write(keyPath, priv, 0o600);
     write(pubPath, pub, 0o644);
-    if (values.force || !existsSync(tokenPath)) write(tokenPath, `${randomBytes(32).toString("base64url")}\n`, 0o600);
+    if (values.force || !existsSync(tokenPath)) write(tokenPath, `${nodeCrypto().randomBytes(32).toString("base64url")}\n`, 0o600);
     out(`wrote ${keyPath} (private, 0600), ${pubPath} and ${tokenPath} (0600)\nkey_id ${keyIdOf(publicKey)}\n`);
     return 0;
   } catch (e) {
@@ -244,11 +245,11 @@ async function serve(argv: string[]): Promise<number> {
  */
 export function privateKeyProblem(pem: string, file: string): string | null {
   try {
-    createPrivateKey(pem);
+    nodeCrypto().createPrivateKey(pem);
     return null;
   } catch {
     try {
-      createPublicKey(pem);
+      nodeCrypto().createPublicKey(pem);
       return `--key ${file} is a public key; serve needs the private key: pass oracle.key from the same \`tracegate oracle keygen\` (oracle.pub is for the collectors' oracle.public_key)`;
     } catch {
       return `--key ${file} is not a PEM private key; pass oracle.key written by \`tracegate oracle keygen --out DIR\``;

@@ -36,7 +36,8 @@
  * await s.stop();
  * ```
  */
-import { createHash, createPrivateKey, createPublicKey, randomUUID, timingSafeEqual, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { nodeCrypto } from "../runtime/builtins.ts";
 import { hasCommit, runJob, COMMIT_RE, type JobResult } from "./run.ts";
 import type { Sandbox } from "./sandbox.ts";
 import { keyIdOf, sha256Hex, signVerdict, type SignedVerdict, type VerdictRequest } from "./verdict.ts";
@@ -91,9 +92,9 @@ const MAX_COUNTED = 100_000;
  */
 export function tokenMatches(header: string | null, token: string): boolean {
   const m = /^Bearer (.+)$/.exec(header ?? "");
-  const given = createHash("sha256").update(m ? m[1]! : "\0no token").digest();
-  const want = createHash("sha256").update(token).digest();
-  return timingSafeEqual(given, want) && m !== null;
+  const given = nodeCrypto().createHash("sha256").update(m ? m[1]! : "\0no token").digest();
+  const want = nodeCrypto().createHash("sha256").update(token).digest();
+  return nodeCrypto().timingSafeEqual(given, want) && m !== null;
 }
 
 export interface OracleServer {
@@ -176,9 +177,9 @@ export function parseVerdictRequest(v: unknown): VerdictRequest | { error: strin
  * and removes their checkouts.
  */
 export async function startOracleServer(opts: OracleServerOptions): Promise<OracleServer> {
-  const priv: KeyObject = createPrivateKey(opts.privateKeyPem);
+  const priv: KeyObject = nodeCrypto().createPrivateKey(opts.privateKeyPem);
   if (priv.asymmetricKeyType !== "ed25519") throw new Error("the oracle key is not an Ed25519 private key");
-  const publicPem = createPublicKey(priv).export({ type: "spki", format: "pem" }) as string;
+  const publicPem = nodeCrypto().createPublicKey(priv).export({ type: "spki", format: "pem" }) as string;
   const keyId = keyIdOf(priv);
   const timeoutMs = opts.timeoutMs ?? 600_000;
   const maxDiffBytes = opts.maxDiffBytes ?? 50 * 1024 * 1024;
@@ -331,7 +332,7 @@ export async function startOracleServer(opts: OracleServerOptions): Promise<Orac
     if (attempts.size > MAX_COUNTED) attempts.delete(attempts.keys().next().value!);
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
-    const job: Job = { id: randomUUID(), req, status: "queued", done, resolve };
+    const job: Job = { id: nodeCrypto().randomUUID(), req, status: "queued", done, resolve };
     jobs.set(job.id, job);
     waiting.push(job);
     pump();

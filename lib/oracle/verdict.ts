@@ -18,7 +18,8 @@
  * verifyVerdict(signed, publicKey.export({ type: "spki", format: "pem" }) as string, req); // { verified: true }
  * ```
  */
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { nodeCrypto } from "../runtime/builtins.ts";
 import { sha256Hex } from "../trace/digest.ts";
 import { canonicalBytes } from "./jcs.ts";
 
@@ -79,9 +80,9 @@ export interface VerifyResult {
 type KeyInput = string | KeyObject;
 
 function publicKeyOf(key: KeyInput): KeyObject {
-  if (typeof key !== "string") return key.type === "private" ? createPublicKey(key) : key;
+  if (typeof key !== "string") return key.type === "private" ? nodeCrypto().createPublicKey(key) : key;
   // A private PEM also yields its public half, so one helper serves both sides.
-  return createPublicKey(key);
+  return nodeCrypto().createPublicKey(key);
 }
 
 /**
@@ -115,7 +116,7 @@ export function signVerdict(
   fields: Omit<VerdictFields, "key_id" | "issued_at"> & { readonly issued_at?: string },
   privateKey: KeyInput,
 ): SignedVerdict {
-  const priv = typeof privateKey === "string" ? createPrivateKey(privateKey) : privateKey;
+  const priv = typeof privateKey === "string" ? nodeCrypto().createPrivateKey(privateKey) : privateKey;
   const body: VerdictFields = {
     task_id: fields.task_id,
     session_id: fields.session_id,
@@ -128,7 +129,7 @@ export function signVerdict(
     issued_at: fields.issued_at ?? new Date().toISOString(),
     key_id: keyIdOf(priv),
   };
-  const signature = sign(null, canonicalBytes(body), priv).toString("base64");
+  const signature = nodeCrypto().sign(null, canonicalBytes(body), priv).toString("base64");
   return { ...body, signature };
 }
 
@@ -176,7 +177,7 @@ export function checkSignature(signed: unknown, publicKey: KeyInput): VerifyResu
     const sig = Buffer.from(sigText, "base64");
     if (!BASE64.test(sigText) || sig.length !== 64) return { verified: false, problem: "signature is not 64 bytes of base64" };
     const { signature: _omit, ...rest } = o;
-    if (!verify(null, canonicalBytes(rest), pub, sig)) return { verified: false, problem: "signature does not verify" };
+    if (!nodeCrypto().verify(null, canonicalBytes(rest), pub, sig)) return { verified: false, problem: "signature does not verify" };
     return { verified: true };
   } catch (e) {
     return { verified: false, problem: `verification failed: ${(e as Error)?.message ?? String(e)}` };

@@ -13,7 +13,7 @@
  * ```
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { err, fail, out } from "../cli/print.ts";
 import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";

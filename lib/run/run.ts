@@ -20,7 +20,7 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { err, fail } from "../cli/print.ts";
 import { loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";

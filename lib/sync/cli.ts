@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionsDir } from "../trace/store.ts";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { err, fail, out } from "../cli/print.ts";

@@ -4,7 +4,7 @@
  * the same four calls, and the only write is a conditional create: nothing
  * here can overwrite or delete an object.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { nodeCrypto } from "../runtime/builtins.ts";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { S3Settings } from "./aws.ts";
@@ -45,7 +45,7 @@ export class StoreError extends Error {
 }
 
 /** hex sha256 */
-export const sha256Of = (b: Uint8Array): string => createHash("sha256").update(b).digest("hex");
+export const sha256Of = (b: Uint8Array): string => nodeCrypto().createHash("sha256").update(b).digest("hex");
 
 const xmlDecode = (s: string): string =>
   s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) =>
@@ -196,7 +196,7 @@ export class FileStore implements ObjectStore {
     const tmpDir = join(this.root, FILE_STORE_TMP);
     mkdirSync(tmpDir, { recursive: true });
     mkdirSync(dirname(final), { recursive: true });
-    const tmp = join(tmpDir, `${process.pid}-${randomBytes(6).toString("hex")}`);
+    const tmp = join(tmpDir, `${process.pid}-${nodeCrypto().randomBytes(6).toString("hex")}`);
     const fd = openSync(tmp, "wx", 0o644);
     try {
       let off = 0;

@@ -6,7 +6,7 @@
  * a deleted journal can at worst repeat a PUT that then answers 412 and is
  * checked by sha256, never write a byte twice or over another.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../runtime/builtins.ts";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import { listSessionFiles, sessionPath, sessionsDir, type SessionFile } from "../trace/store.ts";
@@ -257,7 +257,7 @@ export async function syncStore(opts: SyncOptions): Promise<SyncSummary> {
         // A single PUT's ETag is the MD5 of its bytes; without one (a file store), compare the bytes.
         // An ETag that is not the MD5 (server-side encryption) falls back to the sha256 metadata.
         const same =
-          (seg.etag !== null && createHash("md5").update(local).digest("hex") === seg.etag) ||
+          (seg.etag !== null && nodeCrypto().createHash("md5").update(local).digest("hex") === seg.etag) ||
           ((await opts.store.head(seg.key))?.sha256 ?? sha256Of(await opts.store.get(seg.key))) === sha256Of(local);
         if (!same) {
           summary.conflicts.push({ session: name, key: seg.key, reason: "the store holds different bytes at this offset; not overwritten" });

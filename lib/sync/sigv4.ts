@@ -5,11 +5,11 @@
  * signed plain `fetch`: the conditional header is signed too, which real AWS
  * requires of it.
  */
-import { createHash, createHmac } from "node:crypto";
+import { nodeCrypto } from "../runtime/builtins.ts";
 import type { S3Settings } from "./aws.ts";
 
-const sha256hex = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
-const hmac = (key: string | Uint8Array, data: string) => createHmac("sha256", key).update(data).digest();
+const sha256hex = (data: string | Uint8Array) => nodeCrypto().createHash("sha256").update(data).digest("hex");
+const hmac = (key: string | Uint8Array, data: string) => nodeCrypto().createHmac("sha256", key).update(data).digest();
 
 /** RFC 3986 encoding as SigV4 wants it. */
 export const uriEncode = (s: string): string =>
@@ -61,7 +61,7 @@ export function signS3(
   const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256hex(canonical)].join("\n");
   let k: Buffer = hmac(`AWS4${s.secretAccessKey}`, day);
   for (const part of [s.region, "s3", "aws4_request"]) k = hmac(k, part);
-  const signature = createHmac("sha256", k).update(toSign).digest("hex");
+  const signature = nodeCrypto().createHmac("sha256", k).update(toSign).digest("hex");
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${s.accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${signature}`;
   delete headers.host;
   return { url: `${base.protocol}//${host}${path}${canonicalQuery ? `?${canonicalQuery}` : ""}`, headers };

@@ -13,7 +13,7 @@
  * ```
  */
 import { spawn } from "node:child_process";
-import { parseArgs } from "node:util";
+import { parseArgs } from "../runtime/builtins.ts";
 import { dataDir } from "../config/paths.ts";
 import { parseOptions } from "../cli/args.ts";
 import { COMMANDS } from "../cli/commands.ts";
