@@ -240,17 +240,18 @@ export function randomToken(t: string, bar: Bar): boolean {
     // What n random hex digits give on average (see below), less the bar's margin: 14 digits after a label count.
     return entropy(t) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
   }
-  if (structured(t)) return false;
-  if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
-  // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
-  if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
-  // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters.
-  if (ascendingRun(t) >= 6) return false;
-  const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (/[+/=_.~-]/.test(t) ? 4 : 0);
+  // The entropy bar first (one pass, no allocation): most candidates fail it, and every test after it is dearer.
+  const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
   // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
   const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
-  return entropy(t) >= Math.min(expected, Math.log2(n)) * bar.frac;
+  if (entropy(t) < Math.min(expected, Math.log2(n)) * bar.frac) return false;
+  if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  if (structured(t)) return false;
+  // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
+  if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
+  // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters.
+  return ascendingRun(t) < 6;
 }
 
 /** Start of the line holding `at`, looking back at most `max` characters (a long line must not make every lookup long). */
