@@ -15,13 +15,14 @@ import { CLI_RULES } from "./rules/cli-flags.ts";
 import { awsPairRule } from "./rules/aws-pair.ts";
 import { k8sSecretRule } from "./rules/k8s-secret.ts";
 import { dockerAuthRule } from "./rules/docker-auth.ts";
+import { afterVerbRule } from "./rules/after-verb.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
 export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>([
   [pemRule, "pem"], [puttyRule, "putty"], [urlUserinfoRule, "url-userinfo"], ...SIG_RULES.map((r) => [r, "query-signature"] as [Rule, string]),
   [authzRule, "authorization"], [bearerRule, "bearer"], [cookieRule, "cookie"], ...CLI_RULES.map((r) => [r, "cli-flags"] as [Rule, string]),
-  [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"],
+  [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
 ]);
 
 /** Every structural rule. */
@@ -37,4 +38,5 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   awsPairRule,
   k8sSecretRule,
   dockerAuthRule,
+  afterVerbRule,
 ];

@@ -96,6 +96,16 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     const h = g.s(A.hex, 40);
     gone(`Variable name | Initial Value\napiKey |${h}\n`, h);
   });
+  test("a typed password after with/using (the entropy rule splits it at its symbols)", () => {
+    gone("Authenticated with P@ssw0rd$1, continuing\n", "P@ssw0rd$1");
+    gone("GET /v1/items using dB2yF6@qL9vZm1P#4J -> 200\n", "dB2yF6@qL9vZm1P#4J");
+    const code = "build with node@20.1.0 using user@example.com\nmove word left or right with Ctrl+Left/Right\ninstallable with #pull/123/merge\n";
+    expect(r.text(code)).toBe(code);
+  });
+  test("the second half of an id:secret pair after a label", () => {
+    gone("GET /v1 using KUoABcy4vAON5IDR1AskOXAjwrlcoz2IiNYKj8:ocjGep7tW9WMHS7 -> 200\n", "ocjGep7tW9WMHS7");
+  });
+  test("a 12-character mixed-case token with no digit after a label", () => gone("GET /v1 using vZrEclFwOqeA -> 200\n", "vZrEclFwOqeA"));
   test("Jenkins credentials.xml: <secret>{AQAAABAAA <token>} and <session>{…}", () => {
     const h = g.s(A.hex, 32);
     gone(`<secret>{AQAAABAAA ${h}}</secret>\n`, h);

@@ -232,7 +232,7 @@ export function randomToken(t: string, bar: Bar): boolean {
   const letters = ups + lows;
   if (letters < 4) return false;
   // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
-  if (digits === 0 && !(n >= (bar === LABELLED ? 16 : 20) && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
+  if (digits === 0 && !(n >= (bar === LABELLED ? 12 : 20) && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
   // Single-case hex is a digest or an id; mixed-case hex (`6d2FabeB6ADd…`) is not what hashes print.
   if (hexOnly && (UUID.test(t) || HEX.test(t))) {
     if (UUID.test(t)) return bar.uuid;
@@ -348,7 +348,7 @@ export const entropyRule: Rule = {
         j++;
       }
       // Most runs are words and identifiers: no digit and not long mixed case, nothing to score.
-      if (!digit && !(upper && lower && j - i >= 16)) {
+      if (!digit && !(upper && lower && j - i >= 12)) {
         i = j;
         continue;
       }
@@ -427,6 +427,12 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const lineHead = s.slice(lineStart(s, a, 200), a);
   if (HASH_LINE.test(lineHead)) return;
   let label = labelOf(s, a, t.length);
+  // `using <id>:<secret>` (Basic-style pairs): the pair's label covers its second half.
+  if (label === "none" && s.charCodeAt(a - 1) === 58) {
+    let g = a - 1;
+    while (g > 0 && a - g < 256 && (s.charCodeAt(g - 1) === 58 || (s.charCodeAt(g - 1) < 128 && TOKEN[s.charCodeAt(g - 1)] === 1))) g--;
+    if (g < a - 1) label = labelOf(s, g, t.length);
+  }
   // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
   if (label === "negated") return;
   if (label === "none") {
