@@ -105,7 +105,9 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
   test("the second half of an id:secret pair after a label", () => {
     gone("GET /v1 using KUoABcy4vAON5IDR1AskOXAjwrlcoz2IiNYKj8:ocjGep7tW9WMHS7 -> 200\n", "ocjGep7tW9WMHS7");
   });
-  test("a 12-character mixed-case token with no digit after a label", () => gone("GET /v1 using vZrEclFwOqeA -> 200\n", "vZrEclFwOqeA"));
+  test("a 12-character mixed-case token with no digit after a label", () => {
+    gone("GET /v1 using vZrEclFwOqeA -> 200\n", "vZrEclFwOqeA");
+  });
   test("Jenkins credentials.xml: <secret>{AQAAABAAA <token>} and <session>{…}", () => {
     const h = g.s(A.hex, 32);
     gone(`<secret>{AQAAABAAA ${h}}</secret>\n`, h);
