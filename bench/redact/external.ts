@@ -81,7 +81,7 @@ export function randomParts(secret: string): string[] {
     const q = secretValues(url[2]!);
     if (q.length > 0) return q;
     // A URL with no credentials: only path segments that look random are secret (a webhook's path).
-    return url[2]!.split(/[/?#&=;]+/).filter((x) => x.length >= 8 && /\d/.test(x) && /[a-z]/i.test(x));
+    return url[2]!.split(/[/?#&=;]+/).filter((x) => x.length >= 12 && /\d/.test(x) && /[a-z]/i.test(x));
   }
   // A JDBC URL with no `//` (`jdbc:oracle:thin:@host:1521:db`, `jdbc:sqlite:/data/test.db`): no credentials.
   if (/^jdbc:/i.test(secret)) return secretValues(secret);

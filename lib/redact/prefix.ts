@@ -168,6 +168,8 @@ const SPECS: readonly Spec[] = [
   ["slack-webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{20,300})`, { accept: slackHookOk }],
   ["discord-webhook", ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], String.raw`discord(?:app)?\.com/api/webhooks/[0-9]{15,22}/([${B64U}]{60,80})`],
   ["teams-webhook", ["webhook.office.com/"], String.raw`webhook\.office\.com/webhookb2/([A-Za-z0-9@/_-]{50,400})`],
+  ["zapier-webhook", ["hooks.zapier.com/hooks/catch/"], String.raw`hooks\.zapier\.com/hooks/catch/([A-Za-z0-9]{4,20}(?:/[A-Za-z0-9]{4,40})?)`],
+  ["tines-webhook", [".tines.com/webhook/"], String.raw`\.tines\.com/webhook/([a-z0-9]{32}/[a-z0-9]{32})`, { noLB: true }],
   ["telegram-bot-token", [":aa"], String.raw`(?<=(?:^|[^0-9])[0-9]{8,10}):(AA[${B64U}]{33})(?![A-Za-z0-9_-])`, { noLB: true }],
   ["twilio-api-key", ["sk"], String.raw`SK([0-9a-f]{32})` + RB],
   ["sendgrid-api-key", ["sg."], String.raw`SG\.([A-Za-z0-9=_-]{16,32}\.[A-Za-z0-9=_-]{30,50}|[A-Za-z0-9=_.-]{66})` + String.raw`(?![A-Za-z0-9_=-])`],
