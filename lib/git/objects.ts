@@ -20,6 +20,7 @@ import { FinalObjectError, type GitObject, inflate, inflateHead, type ObjectType
 import { MAX_OBJECT_BYTES } from "./limits.ts";
 import { readBounded, readTextBounded } from "../fs/safe-open.ts";
 import { GIT_LIMITS } from "./limits.ts";
+import { isomorphicGit } from "../runtime/third-party.ts";
 
 export type { GitObject, ObjectType } from "./pack.ts";
 
@@ -182,7 +183,7 @@ export class ObjectStore {
     this.fallbacks++;
     try {
       // Loaded only here: isomorphic-git costs tens of milliseconds to import.
-      const { default: git } = await import("isomorphic-git");
+      const git = await isomorphicGit();
       const gitdir = path.dirname(this.objectsDir);
       const { boundedFs } = await import("./safe-fs.ts");
       const r = await git.readObject({ fs: boundedFs, gitdir, oid, format: "content" });

@@ -19,6 +19,7 @@ import { MissingObjectError, ObjectStore } from "./objects.ts";
 import { RefStore } from "./refs.ts";
 import { readTextBounded } from "../fs/safe-open.ts";
 import { GIT_LIMITS } from "./limits.ts";
+import { isomorphicGit } from "../runtime/third-party.ts";
 
 /** Base class of the errors a caller can show to a user as they are. */
 export class GitDiffError extends Error {
@@ -126,7 +127,7 @@ async function resolveRefName(repo: Repo, ref: string): Promise<string | null> {
   if (own) return own;
   try {
     // Only for names the files above do not resolve: isomorphic-git is slow to load.
-    const { default: git } = await import("isomorphic-git");
+    const git = await isomorphicGit();
     const { boundedFs } = await import("./safe-fs.ts");
     return await git.resolveRef({ fs: boundedFs, gitdir: repo.commondir, ref });
   } catch {

@@ -6,6 +6,7 @@
  * of the code.
  */
 import { writeSync } from "node:fs";
+import { beforeThirdParty } from "../runtime/third-party.ts";
 
 /**
  * Print a decision as one JSON line.
@@ -22,7 +23,9 @@ export function emitDecision(decision: object): void {
 }
 
 /**
- * Replace the console and process.stdout writers with ones that report
+ * Replace the console writers now, and process.stdout's right before a
+ * third-party module loads (lib/runtime/third-party.ts: building the stream
+ * is dear, and only a library would write to it), with ones that report
  * instead of printing, so a dependency that logs cannot reach the harness.
  */
 export function muzzleStdout(report: (e: Error) => void): void {
@@ -30,8 +33,10 @@ export function muzzleStdout(report: (e: Error) => void): void {
   for (const m of ["log", "info", "warn", "error", "debug", "trace", "dir", "table"] as const) {
     (console as unknown as Record<string, unknown>)[m] = swallow;
   }
-  process.stdout.write = ((..._args: unknown[]) => {
-    report(new Error("a module tried to write to process.stdout"));
-    return true;
-  }) as typeof process.stdout.write;
+  beforeThirdParty(() => {
+    process.stdout.write = ((..._args: unknown[]) => {
+      report(new Error("a module tried to write to process.stdout"));
+      return true;
+    }) as typeof process.stdout.write;
+  });
 }
