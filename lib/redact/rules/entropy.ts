@@ -300,19 +300,36 @@ function publicBlocks(s: string): [number, number][] {
  * segment stands for the whole.
  */
 function core(t: string): string {
+  // Char codes, no regex or split: this runs on every candidate run.
+  const trimHead = (c: number): boolean => c === 45 || c === 46 || c === 126 || c === 61; // - . ~ =
   let x = 0;
   let y = t.length;
-  while (x < y && /[-.~=]/.test(t[x]!)) x++;
-  while (y > x && /[-.~]/.test(t[y - 1]!)) y--;
-  const c = x === 0 && y === t.length ? t : t.slice(x, y);
-  if (!c.includes(".")) return c;
-  const segs = c.split(".");
-  if (segs.length > 2 && segs.every((x) => x.length < 40)) {
-    // Dotted names (`a.b.c.d`): only when every segment is itself random.
-    const long = segs.filter((x) => x.length >= 6);
-    if (long.length < 2) return "";
+  while (x < y && trimHead(t.charCodeAt(x))) x++;
+  while (y > x && trimHead(t.charCodeAt(y - 1)) && t.charCodeAt(y - 1) !== 61) y--;
+  const dot = t.indexOf(".", x);
+  if (dot < 0 || dot >= y) return x === 0 && y === t.length ? t : t.slice(x, y);
+  // Segments between dots: the longest (the first of equals), how many, how many of 6+, any of 40+.
+  let segs = 0;
+  let long = 0;
+  let huge = false;
+  let bestAt = x;
+  let bestLen = -1;
+  for (let from = x; from <= y; ) {
+    let to = t.indexOf(".", from);
+    if (to < 0 || to > y) to = y;
+    const len = to - from;
+    segs++;
+    if (len >= 6) long++;
+    if (len >= 40) huge = true;
+    if (len > bestLen) {
+      bestLen = len;
+      bestAt = from;
+    }
+    from = to + 1;
   }
-  return segs.reduce((a, b) => (b.length > a.length ? b : a), "");
+  // Dotted names (`a.b.c.d`): only when every segment is itself random.
+  if (segs > 2 && !huge && long < 2) return "";
+  return t.slice(bestAt, bestAt + bestLen);
 }
 
 /** See the module comment. */
