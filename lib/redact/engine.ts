@@ -31,11 +31,17 @@ interface KeywordIndex {
   readonly pairs: Int16Array;
   /** Keyword indices sharing a first pair of characters. */
   readonly lists: readonly (readonly number[])[];
+  /**
+   * Per list, a 128-bit set of the (lowercased) third characters its
+   * keywords have, four words a list; all bits for a list holding a
+   * two-character keyword. Most pair hits stop here without a compare.
+   */
+  readonly thirds: Uint32Array;
 }
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
 
-function keywordIndex(rules: readonly Rule[]): KeywordIndex {
+export function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   let ix = indexCache.get(rules);
   if (ix) return ix;
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
@@ -52,7 +58,16 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     }
     lists[pairs[p]!]!.push(k);
   }
-  ix = { words, first, pairs, lists };
+  const thirds = new Uint32Array(lists.length * 4);
+  for (const [li, list] of lists.entries()) {
+    for (const k of list) {
+      const w = words[k]!;
+      if (w.length === 2) thirds.fill(0xffffffff, li * 4, li * 4 + 4);
+      else if (w.charCodeAt(2) < 128) thirds[li * 4 + (w.charCodeAt(2) >> 5)]! |= 1 << (w.charCodeAt(2) & 31);
+      else throw new Error(`bad keyword ${w}`);
+    }
+  }
+  ix = { words, first, pairs, lists, thirds };
   indexCache.set(rules, ix);
   return ix;
 }
@@ -63,9 +78,9 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
  * position. Per-keyword `indexOf` passes (and lowercasing a copy) cost
  * hundreds of milliseconds on 5 MB of UTF-16 text; this costs tens.
  */
-function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
+export function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
   const hits = new Map<string, number[]>();
-  const { words, first, pairs, lists } = ix;
+  const { words, first, pairs, lists, thirds } = ix;
   const n = s.length - 1;
   let c = n >= 0 ? s.charCodeAt(0) : 0;
   if (c >= 65 && c <= 90) c += 32;
@@ -74,7 +89,10 @@ function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
     if (d >= 65 && d <= 90) d += 32;
     if (c < 128 && first[c] === 1 && d < 128) {
       const li = pairs[c * 128 + d]!;
-      if (li !== -1) {
+      let e = i + 2 <= n ? s.charCodeAt(i + 2) : 0;
+      if (e >= 65 && e <= 90) e += 32;
+      // A third character no keyword of this pair has (a non-ASCII one only ends a two-character keyword).
+      if (li !== -1 && (e < 128 ? (thirds[li * 4 + (e >> 5)]! & (1 << (e & 31))) !== 0 : thirds[li * 4] === 0xffffffff)) {
         for (const k of lists[li]!) {
           const w = words[k]!;
           let j = 2;
