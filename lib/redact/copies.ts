@@ -118,8 +118,10 @@ export class Copies {
       const ix = (this.index ??= this.buildIndex());
       const pairs = ix.pairs;
       let budget = 64 * s.length + 1_000_000;
+      // key4 rolled along: drop the leaving character's term, shift, add the next one (exact: below 2^31).
+      let h = key4(s, 0);
       for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
-        const h = key4(s, i);
+        if (i > 0) h = (h - s.charCodeAt(i - 1) * 29791) * 31 + s.charCodeAt(i + 3);
         if (pairs[h & 0xffff] !== 1) continue;
         const byLen = ix.heads.get(h);
         if (!byLen) continue;
@@ -200,9 +202,13 @@ interface CopyIndex {
   readonly heads: Map<number, Map<number, Map<number, Variant[]>>>;
 }
 
-/** A number for the four characters at `i` (collisions only cost a compare). */
+/**
+ * A number for the four characters at `i` (collisions only cost a compare):
+ * c0·31³ + c1·31² + c2·31 + c3, below 2^31 for UTF-16 code units, so exact
+ * and cheap to roll along the text (find).
+ */
 const key4 = (s: string, i: number): number =>
-  (((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3)) >>> 0;
+  ((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3);
 
 const TAG = /\[REDACTED:[a-z0-9-]{1,64}:[0-9a-f]{4}\]/g;
 
