@@ -413,6 +413,20 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
     if (b - f >= LABELLED_MIN) consider(ctx, f, b, bare);
     return;
   }
+  // What randomToken asks first, over the whole run (its core is a part of it, so this only rules
+  // out what would fail anyway): 4+ letters, and a digit or both cases in 12+. Most `key=value`
+  // halves and dates stop here, before any slice.
+  let letters = 0;
+  let digit = false;
+  let upper = false;
+  let lower = false;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digit = true;
+    else if (c >= 65 && c <= 90) ((upper = true), letters++);
+    else if (c >= 97 && c <= 122) ((lower = true), letters++);
+  }
+  if (letters < 4 || (!digit && !(upper && lower && b - a >= 12))) return;
   const prev = a > 0 ? s.charCodeAt(a - 1) : 32;
   // Inside a word or an escape sequence, or part of our own tag.
   if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
