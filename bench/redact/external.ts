@@ -195,7 +195,10 @@ for (const p of positives) {
       if (form === "bare") {
         add(bareByPrefix, prefixed(s) ? "prefixed" : "unprefixed", okf);
         if (!placeholder(s)) add(bareByPrefix, prefixed(s) ? "prefixed, no placeholders" : "unprefixed, no placeholders", okf);
-        if (!placeholder(s) && /^[0-9a-f]+$|^[0-9A-F]+$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-/.test(s)) add(bareByPrefix, "hex or UUID (guarded)", okf);
+        const hexOrUuid = /^[0-9a-f]+$|^[0-9A-F]+$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-/.test(s);
+        if (!placeholder(s) && hexOrUuid) add(bareByPrefix, "hex or UUID (guarded)", okf);
+        // What the issue's own guards leave: no placeholders (its item 5), no bare git-id/UUID shapes (its item 4).
+        if (!placeholder(s) && !hexOrUuid) add(bareByPrefix, "all, no placeholders, no hex or UUID", okf);
       }
       const [k2, t2] = preserved(doc, o, [s]);
       keptWords += k2;
