@@ -246,6 +246,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
           "sandbox-ro": { type: "string", arg: "DIR", multiple: true, help: "a host directory mounted read-only in the sandbox (a toolchain outside /usr); repeatable" },
           cpu: { type: "string", arg: "S", help: "CPU seconds per test command (default 600)" },
           memory: { type: "string", arg: "MB", help: "address space per test process in MiB (default 8192)" },
+          procs: { type: "string", arg: "N", help: "processes and threads the test command may have at once (default 1024): a fork bomb stops there" },
           "max-attempts": { type: "string", arg: "N", help: "accepted requests per (task, session) (default 25)" },
           "keep-jobs": { type: "string", arg: "N", help: "finished jobs kept for polling (default 1000)" },
           "keep-bytes": { type: "string", arg: "N", help: "bytes of finished answers kept (default 16777216)" },

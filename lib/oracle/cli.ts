@@ -25,7 +25,7 @@ const USAGE = `usage:
                          [--protect GLOB]... [--port N] [--host 127.0.0.1]
                          [--tests-list CMD] [--timeout S] [--max-diff-bytes N] [--queue N]
                          [--jobs N] [--wait S] [--verbose] [--max-attempts N] [--keep-jobs N] [--keep-bytes N]
-                         [--cpu S] [--memory MB] [--allow-net] [--sandbox-ro DIR]... [--no-sandbox]
+                         [--cpu S] [--memory MB] [--procs N] [--allow-net] [--sandbox-ro DIR]... [--no-sandbox]
 `;
 
 /** Dispatch `tracegate oracle <sub>`. */
@@ -118,6 +118,7 @@ async function serve(argv: string[]): Promise<number> {
       "sandbox-ro": { type: "string", multiple: true },
       cpu: { type: "string" },
       memory: { type: "string" },
+      procs: { type: "string" },
       "max-attempts": { type: "string" },
       "keep-jobs": { type: "string" },
       "keep-bytes": { type: "string" },
@@ -129,7 +130,7 @@ async function serve(argv: string[]): Promise<number> {
     if (typeof values[req] !== "string" || values[req] === "") return fail(`serve needs --${req}\n${USAGE}`, 2);
   }
   const nums: Record<string, number> = {};
-  for (const [name, min] of [["port", 0], ["timeout", 0.001], ["max-diff-bytes", 1], ["queue", 0], ["jobs", 1], ["wait", 0], ["cpu", 1], ["memory", 16], ["max-attempts", 1], ["keep-jobs", 1], ["keep-bytes", 1024]] as const) {
+  for (const [name, min] of [["port", 0], ["timeout", 0.001], ["max-diff-bytes", 1], ["queue", 0], ["jobs", 1], ["wait", 0], ["cpu", 1], ["memory", 16], ["procs", 8], ["max-attempts", 1], ["keep-jobs", 1], ["keep-bytes", 1024]] as const) {
     const n = positiveInt(values[name], `--${name}`, min);
     if (typeof n === "string") return fail(n, 2);
     nums[name] = n;
@@ -174,7 +175,7 @@ async function serve(argv: string[]): Promise<number> {
     return fail("serve needs a bearer token: --token-file FILE (`tracegate oracle keygen` writes oracle.token) or TRACEGATE_ORACLE_TOKEN; clients send it as oracle.token", 2);
   }
 
-  const { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_BYTES, chooseSandbox } = await import("./sandbox.ts");
+  const { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_BYTES, DEFAULT_PROCESSES, chooseSandbox } = await import("./sandbox.ts");
   const wanted: Sandbox = values["no-sandbox"]
     ? { kind: "none" }
     : {
@@ -182,6 +183,7 @@ async function serve(argv: string[]): Promise<number> {
         bwrap: process.env.TRACEGATE_BWRAP || "bwrap",
         cpuSeconds: Number.isNaN(nums.cpu!) ? DEFAULT_CPU_SECONDS : nums.cpu!,
         memoryBytes: Number.isNaN(nums.memory!) ? DEFAULT_MEMORY_BYTES : nums.memory! * 1024 * 1024,
+        processes: Number.isNaN(nums.procs!) ? DEFAULT_PROCESSES : nums.procs!,
         network: values["allow-net"] === true,
         readOnly: ((values["sandbox-ro"] as string[] | undefined) ?? []).map((d) => resolve(d)),
       };

@@ -36,6 +36,12 @@ export type Sandbox =
       readonly cpuSeconds: number;
       /** RLIMIT_AS of the test command, bytes. */
       readonly memoryBytes: number;
+      /**
+       * RLIMIT_NPROC inside the sandbox (default DEFAULT_PROCESSES): a fork
+       * bomb in the agent's tests stops at this many processes instead of
+       * taking the oracle host down. Counted per user namespace (Linux 5.14+).
+       */
+      readonly processes?: number;
       /** Share the host's network (default: none but a private loopback). */
       readonly network: boolean;
       /** Extra host directories mounted read-only at the same path (a toolchain outside /usr). */
@@ -60,6 +66,8 @@ export const SANDBOX_GID = 65534;
 export const DEFAULT_CPU_SECONDS = 600;
 /** `--memory` default: address space per process. Generous because JIT runtimes reserve far more than they use. */
 export const DEFAULT_MEMORY_BYTES = 8 * 1024 ** 3;
+/** `--procs` default: processes (and threads) the sandbox user may have at once; test runners with worker pools stay far below it. */
+export const DEFAULT_PROCESSES = 1024;
 
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 const PATH = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin";
@@ -101,7 +109,10 @@ export function sandboxed(box: Sandbox, wt: string, command: string): SandboxedC
     const [cmd, args] = process.platform === "win32" ? ["cmd.exe", ["/d", "/s", "/c", command]] : ["/bin/sh", ["-c", command]];
     return { cmd: cmd as string, args: args as string[], env: process.env };
   }
-  const limits = `ulimit -c 0; ulimit -t ${Math.max(1, Math.ceil(box.cpuSeconds))}; ulimit -v ${Math.max(1024, Math.floor(box.memoryBytes / 1024))}; exec /bin/sh -c "$1"`;
+  // Fail closed: a limit this /bin/sh cannot set stops the job (exit 125) rather than running it
+  // unlimited. RLIMIT_NPROC is `ulimit -u` in bash and `ulimit -p` in dash and busybox.
+  const procs = Math.max(8, Math.floor(box.processes ?? DEFAULT_PROCESSES));
+  const limits = `{ ulimit -c 0 && ulimit -t ${Math.max(1, Math.ceil(box.cpuSeconds))} && ulimit -v ${Math.max(1024, Math.floor(box.memoryBytes / 1024))} && { ulimit -u ${procs} 2>/dev/null || ulimit -p ${procs}; }; } || { echo "tracegate sandbox: cannot set the test command's limits" >&2; exit 125; }; exec /bin/sh -c "$1"`;
   const setpriv = box.mode === "setpriv";
   const namespaces = setpriv
     ? ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", ...(box.network ? [] : ["--unshare-net"]), "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]

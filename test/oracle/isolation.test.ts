@@ -124,6 +124,26 @@ describe.if(sandbox)("memory", () => {
   });
 });
 
+describe.if(sandbox)("processes", () => {
+  test("--procs: forks past the limit fail, a fork bomb is contained, and the oracle goes on", async () => {
+    const few = await serve(["--repo", repo, "--test-cmd", "sh check.sh", "--key", keys.keyFile, "--token-file", keys.tokenFile, "--procs", "24", "--timeout", "20"], {}, [BINARY]);
+    try {
+      // PASS only if every fork worked: 8 sleepers fit under 24, 64 do not.
+      const forks = (n: number) => `for i in $(seq 1 ${n}); do sleep 2 & done 2>err.txt\nwait\ngrep -qi fork err.txt && exit 1\nexit 0\n`;
+      expect((await verdictFor(few, { "check.sh": forks(8) })).body.verdict).toBe("PASS");
+      expect((await verdictFor(few, { "check.sh": forks(64) })).body.verdict).toBe("FAIL");
+      // The classic bomb: with no limit it takes the host down. Here it runs into the limit, the job
+      // ends (its time limit at worst), and the next job is served as usual.
+      const bomb = await verdictFor(few, { "check.sh": "b() { b | b & }; b\nsleep 1\nexit 1\n" });
+      expect(bomb.status).toBe(200);
+      expect(bomb.body.verdict).toBe("FAIL");
+      expect((await verdictFor(few, { "check.sh": forks(8) })).body.verdict).toBe("PASS");
+    } finally {
+      await few.stop();
+    }
+  }, 120_000);
+});
+
 describe("--protect: the task's tests are the oracle's", () => {
   test("without --protect the agent can rewrite the test script (documented)", async () => {
     const r = await verdictFor(oracle, { "check.sh": "exit 0\n" });
