@@ -15,6 +15,8 @@ import { COMMANDS } from "./commands.ts";
 import { err, escapeControl, fail, out } from "./print.ts";
 import { resolveSession } from "./resolve.ts";
 import { formatLine } from "./show.ts";
+import { configuredPublicKey } from "./sessions.ts";
+import { verdictRecordProblem } from "../gate/outcome.ts";
 import { colorEnabled, isTerminal, paint } from "./style.ts";
 
 interface Cursor {
@@ -54,6 +56,14 @@ export async function tailCommand(argv: string[]): Promise<number> {
   const tty = isTerminal(1);
   const p = paint(colorEnabled(1));
   const cursors = new Map<string, Cursor>();
+  // A verdict line is checked on its own (signature, stated fields, session): the stored
+  // `verified` flag is the agent's to write. Replays and the chain need the whole file (`show`).
+  const publicKey = await configuredPublicKey();
+  const counts = (r: TraceRecord): boolean | undefined => {
+    if (r.type !== "oracle_verdict") return undefined;
+    const a = r as unknown as Record<string, unknown>;
+    return a.signed ? verdictRecordProblem(a, publicKey, typeof a.session_id === "string" ? a.session_id : null) === null : false;
+  };
   const emit = (file: string, line: string) => {
     if (values.json) return out(`${line}\n`);
     let r: TraceRecord;
@@ -63,7 +73,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
       return err(`tracegate: ${file}: corrupt line skipped\n`);
     }
     const who = only ? "" : `${p.cyan(escapeControl(basename(file, ".jsonl").slice(0, 12)))}  `;
-    out(`${who}${formatLine(r, tty, p)}\n`);
+    out(`${who}${formatLine(r, tty, p, counts(r))}\n`);
   };
   const files = (): string[] => (only && !("error" in only) ? [only.path] : listSessionFiles(home).map((f) => f.path));
   // Start at the end of what exists (a backlog of the one session followed);

@@ -219,6 +219,20 @@ test("tail SESSION prints that session's last records, then follows only it", as
   expect(out).not.toContain("not this one");
 });
 
+test("tail checks each verdict itself: a PASS the agent wrote with verified: true shows UNVERIFIED", async () => {
+  await hook("user-prompt-submit", { session_id: "zz-forged", prompt: "start" });
+  const child = spawn(BINARY, ["tail", "zz-forged"], { env: { PATH: process.env.PATH!, ...env() }, stdio: ["ignore", "pipe", "pipe"] });
+  const closed = new Promise((r) => child.on("close", r));
+  let out = "";
+  child.stdout.on("data", (b) => (out += b));
+  for (let i = 0; i < 200 && !out.includes("start"); i++) await Bun.sleep(50);
+  verdict("zz-forged", { verdict: "PASS", verified: true, decision: "allow", outcome: "flip", signed: { verdict: "PASS", session_id: "zz-forged" } });
+  for (let i = 0; i < 200 && !out.includes("PASS"); i++) await Bun.sleep(50);
+  child.kill("SIGTERM");
+  await closed;
+  expect(out).toMatch(/verdict +PASS UNVERIFIED/);
+});
+
 test("prune --older-than: dry run lists, real run deletes; sync configured keeps everything", async () => {
   const dir = tempDir();
   const e = { TRACEGATE_HOME: dir, TRACEGATE_CONFIG: join(dir, "config.jsonc") };
