@@ -76,7 +76,8 @@ export interface DoctorReport {
   binaries: BinaryReport[];
   plugin: { enabled: string[] };
   data_dir: { path: string; writable: boolean; error: string | null };
-  config: { path: string; exists: boolean; errors: string[] };
+  /** `repo_errors`: problems of the repository's `.tracegate.jsonc`; they drop its patterns and never touch the gate. */
+  config: { path: string; exists: boolean; errors: string[]; repo_errors: string[] };
   oracle: OracleReport;
   errors_log: { path: string; last: string[] };
   /** Claude Code installations found, and the events install leaves out for them. */
@@ -225,10 +226,10 @@ async function loadConfigReport(env: Env, cwd: string) {
   try {
     const { loadConfig } = await import("../config/load.ts");
     const c = await loadConfig(env, cwd);
-    return { config: { path: c.path, exists: c.exists, errors: [...c.errors] }, oracle: c.oracle };
+    return { config: { path: c.path, exists: c.exists, errors: [...c.errors], repo_errors: [...c.repo_errors] }, oracle: c.oracle };
   } catch (e) {
     return {
-      config: { path: "", exists: false, errors: [`config loader failed: ${(e as Error).message}`] },
+      config: { path: "", exists: false, errors: [`config loader failed: ${(e as Error).message}`], repo_errors: [] },
       oracle: null,
     };
   }
@@ -375,6 +376,7 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   }
   if (!r.data_dir.writable) problems.push(`data dir ${r.data_dir.path} is not writable (${r.data_dir.error}): nothing can be recorded`);
   for (const e of r.config.errors) problems.push(`config: ${e}`);
+  for (const e of r.config.repo_errors ?? []) notes.push(`repository config: ${e} (its redaction patterns are not used; the gate is not affected)`);
   const gating = r.settings.some((s) => s.stop === "gate");
   if (["unreachable", "key_mismatch", "bad_key"].includes(r.oracle.status)) problems.push(`oracle: ${r.oracle.detail}`);
   else if (r.oracle.status === "key_unknown") notes.push(`oracle: ${r.oracle.detail}`);

@@ -188,6 +188,18 @@ describe("install / uninstall", () => {
 });
 
 describe("doctor", () => {
+  test("a repository's broken .tracegate.jsonc is a note, not a problem (the gate does not read it)", () => {
+    const t = fresh("doctor-repo-config");
+    spawnSync("git", ["init", "-q"], { cwd: t.project });
+    writeFileSync(join(t.project, ".tracegate.jsonc"), '{ "redact": { "extra": [ { "kind": "x", "pattern": 42 } ] }, "oracle": {} }');
+    t.run("install");
+    const r = t.run("doctor", "--json");
+    const rep = JSON.parse(r.out);
+    expect(rep.config.repo_errors.length).toBeGreaterThan(0);
+    expect(rep.notes.some((n: string) => n.startsWith("repository config: ") && n.includes(".tracegate.jsonc"))).toBe(true);
+    expect(rep.problems).toEqual([]);
+  });
+
   test("exit 2 when not installed, 0 when healthy, 1 when the binary is gone or a timeout is too low", () => {
     const t = fresh("doctor");
     const none = t.run("doctor", "--json");
