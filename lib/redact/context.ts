@@ -180,7 +180,7 @@ export const CONTEXT_KEYWORDS: readonly string[] = [
 
 /** The key/value context rule. */
 export const contextRule: Rule = {
-  kinds: ["password", "generic-secret", "api-key", "auth-credential", "session-cookie", "connection-string", "webhook-url", "aws-secret-access-key", "aws-session-token", "npm-auth", "gcp-private-key-id"],
+  kinds: ["password", "generic-secret", "api-key", "auth-credential", "session-cookie", "connection-string", "webhook-url", "aws-secret-access-key", "aws-session-token", "npm-auth", "gcp-private-key-id", "vault-secret-id"],
   keywords: CONTEXT_KEYWORDS,
   scan: scanKeyValue,
 };

@@ -61,6 +61,9 @@ const EXACT_NEG = new Set(["pwd", "oldpwd", "tokens", "passed", "session"]);
 const EXACT_POS: Record<string, string> = {
   "private_key_id": "gcp-private-key-id",
   "privatekeyid": "gcp-private-key-id",
+  // HashiCorp Vault AppRole's SecretID is the credential (its RoleID is not): a UUID under this key goes.
+  "secret_id": "vault-secret-id",
+  "secretid": "vault-secret-id",
 };
 
 /** Splits `xApiKey`, `X-API-Key`, `aws_secret_access_key` into lowercase words. */

@@ -108,6 +108,16 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
   test("a 12-character mixed-case token with no digit after a label", () => {
     gone("GET /v1 using vZrEclFwOqeA -> 200\n", "vZrEclFwOqeA");
   });
+  test("a Vault AppRole secret_id (a UUID) goes; its role_id stays", () => {
+    const id = "1f3b2c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d";
+    const out = gone(`role_id = 'a52a85d1-33c4-4808-8fa0-c375f3c6013a'\nsecret_id = '${id}'\n`, id);
+    expect(out).toContain("role_id = 'a52a85d1-33c4-4808-8fa0-c375f3c6013a'");
+  });
+  test("dash-joined capitals that are not words are a token, not a constant's name", () => {
+    gone("requestfinance token = 'IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG'\n", "IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG");
+    const names = "HTTP2_HEADER_AUTHORITY PKIX_RSA_PKCS1V15_2048_SHA256 GEMMA_4_26B_A4B_IT_MODEL\n";
+    expect(r.text(names)).toBe(names);
+  });
   test("Jenkins credentials.xml: <secret>{AQAAABAAA <token>} and <session>{…}", () => {
     const h = g.s(A.hex, 32);
     gone(`<secret>{AQAAABAAA ${h}}</secret>\n`, h);

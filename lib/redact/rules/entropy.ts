@@ -191,8 +191,14 @@ function structured(t: string): boolean {
   // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
   const pieces = t.split(/[-_/]+/).filter((p) => p.length > 0);
+  // Capitals only count as a name's piece when they read as a word or an acronym (`HEADER`, `HTTP2`),
+  // not random (`BZWZYWJ`): request keys print as `IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG`.
+  const capsOk = (p: string): boolean => {
+    for (const m of p.matchAll(/[A-Z]{5,}/g)) if (!wordLike(m[0], 0, m[0].length)) return false;
+    return true;
+  };
   // Sizes and counts with a unit (`26B`, `4k`, `64bit`) are pieces too: `GEMMA_4_26B_A4B_IT_MODEL`.
-  if (pieces.length >= 2 && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^\d{1,4}[A-Za-z]{1,3}$|^[vV]\d{1,3}$/.test(p))) return true;
+  if (pieces.length >= 2 && pieces.every(capsOk) && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^\d{1,4}[A-Za-z]{1,3}$|^[vV]\d{1,3}$/.test(p))) return true;
   return false;
 }
 
