@@ -125,6 +125,12 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     gone(`  <session>{AQAAABAAA ${sts}}</session>\n`, sts);
     gone(`session: ${sts}\n`, sts);
   });
+  test("a 14-19 character token with every class alone on a line; a JSON value that is one token is its key's to judge", () => {
+    gone("$ cat ~/.config/geoip/license\nLAwdpRpHOnYE0Wyc\n$ echo done\n", "LAwdpRpHOnYE0Wyc");
+    expect(JSON.stringify(r.value({ id: "aB3dE5fG7hJ9kL1m", note: "x" }))).toBe('{"id":"aB3dE5fG7hJ9kL1m","note":"x"}');
+    const h = g.s(A.hex, 32);
+    expect(JSON.stringify(r.value({ request: h }))).toBe(`{"request":"${h}"}`);
+  });
   test("identifiers with words that are not English stay", () => {
     const code = "return verifyHashedrekord001TLogBody(tlog);\nconst createElementNS2 = documentFragment;";
     expect(r.text(code)).toBe(code);

@@ -392,7 +392,11 @@ export const entropyRule: Rule = {
   },
 };
 
-/** Whether `s[a..b)` is all its line holds, but for spaces and quotes. */
+/**
+ * Whether `s[a..b)` is all its line holds, but for spaces and quotes, and
+ * the text has lines: a string that is one token and nothing else (a JSON
+ * value: `"id": "…"`) is the value walk's to judge by its key.
+ */
 function aloneOnLine(s: string, a: number, b: number): boolean {
   const quiet = (c: number): boolean => c === 32 || c === 9 || c === 34 || c === 39 || c === 13;
   let i = a - 1;
@@ -400,7 +404,8 @@ function aloneOnLine(s: string, a: number, b: number): boolean {
   if (i >= 0 && s.charCodeAt(i) !== 10) return false;
   let j = b;
   while (j < s.length && j - b < 16 && quiet(s.charCodeAt(j))) j++;
-  return j >= s.length || s.charCodeAt(j) === 10;
+  if (j < s.length && s.charCodeAt(j) !== 10) return false;
+  return i >= 0 || j < s.length;
 }
 
 function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
@@ -486,7 +491,10 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
       else if (NON_SECRET_KEY.test(key)) return;
     }
   }
-  const labelled = label === "labelled" || hexAlone;
+  // A token alone on its line (`pbpaste`, `cat token.txt`) with every character class is what
+  // it looks like, from 14 characters; in code a line that is one mixed token is rare.
+  const aloneToken = label !== "labelled" && t.length >= 14 && t.length < 20 && /\d/.test(t) && /[A-Z]/.test(t) && /[a-z]/.test(t) && aloneOnLine(s, a, b);
+  const labelled = label === "labelled" || hexAlone || aloneToken;
   if (!labelled && !randomToken(t, bare)) return;
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
   const plain = t.length >= 16 && t.length <= 4096 ? decodeBase64Text(t) : undefined;
