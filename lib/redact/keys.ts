@@ -216,23 +216,28 @@ const KEY_HEAD_NEG = new Set([
 export function entropy(s: string): number {
   const n = s.length;
   if (n === 0) return 0;
-  // Typed counts for ASCII (every token alphabet); a Map only for the rest.
-  ascii.fill(0);
+  // Typed counts for ASCII (every token alphabet); a Map only for the rest. Only the codes
+  // seen are summed and reset after (no 128-entry fill per call: this runs on every candidate).
   let other: Map<number, number> | undefined;
+  let distinct = 0;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c < 128) ascii[c]!++;
-    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
+    if (c < 128) {
+      if (ascii[c]!++ === 0) seen[distinct++] = c;
+    } else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
   let h = 0;
-  for (let c = 0; c < 128; c++) {
+  for (let x = 0; x < distinct; x++) {
+    const c = seen[x]!;
     const k = ascii[c]!;
-    if (k > 0) h -= (k / n) * Math.log2(k / n);
+    ascii[c] = 0;
+    h -= (k / n) * Math.log2(k / n);
   }
   if (other) for (const k of other.values()) h -= (k / n) * Math.log2(k / n);
   return h;
 }
 const ascii = new Uint32Array(128);
+const seen = new Uint8Array(128);
 
 // `$VAR` and `%VAR%` only as a whole value or before a path/separator: a
 // password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference.

@@ -6,7 +6,7 @@
  * (`github-pat` within `base64`). Decoding is charged to the call's decode
  * budget, so a payload of encoded runs stays linear.
  */
-import { decodeBase64Text, DECODED_PRIORITY } from "../decode.ts";
+import { decodeBase64Text, DECODED_PRIORITY, mayOpenText } from "../decode.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 const B64_MIN = 24;
@@ -22,44 +22,6 @@ function push(ctx: ScanCtx, start: number, end: number, plain: string | undefine
   // Only a named find counts (an entropy hit on decoded bytes names nothing).
   if (!inner || inner.priority < 1) return;
   ctx.out.push({ from: start, start, end, kind: inner.kind, priority: Math.max(DECODED_PRIORITY, inner.priority), within });
-}
-
-/** Base64 digit values (standard and URL-safe); 255 for anything else. */
-const B64_VALUE = new Uint8Array(128).fill(255);
-for (const [k, c] of [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"].entries()) B64_VALUE[c.charCodeAt(0)] = k;
-B64_VALUE[43] = B64_VALUE[45] = 62; // + -
-B64_VALUE[47] = B64_VALUE[95] = 63; // / _
-
-/**
- * Whether the nine bytes the twelve characters at `i` decode to could open
- * text: no control byte, no broken UTF-8 sequence. A necessary condition for
- * decodeBase64Text to accept the run, checked without allocating: random
- * bytes fail it nineteen times in twenty, and most runs are random.
- */
-function mayOpenText(s: string, i: number): boolean {
-  let need = 0; // continuation bytes still owed by a UTF-8 lead
-  for (let q = 0; q < 12; q += 4) {
-    let v = 0;
-    for (let k = 0; k < 4; k++) {
-      const c = s.charCodeAt(i + q + k);
-      const d = c < 128 ? B64_VALUE[c]! : 255;
-      if (d === 255) return true; // padding or a short run: the full decode decides
-      v = v * 64 + d;
-    }
-    for (let shift = 16; shift >= 0; shift -= 8) {
-      const byte = (v >> shift) & 255;
-      if (need > 0) {
-        if (byte < 0x80 || byte > 0xbf) return false;
-        need--;
-      } else if (byte < 0x80) {
-        if ((byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 13) || byte === 0x7f) return false;
-      } else if (byte >= 0xc2 && byte <= 0xdf) need = 1;
-      else if (byte >= 0xe0 && byte <= 0xef) need = 2;
-      else if (byte >= 0xf0 && byte <= 0xf4) need = 3;
-      else return false;
-    }
-  }
-  return true;
 }
 
 function base64Runs(ctx: ScanCtx): void {

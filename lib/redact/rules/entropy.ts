@@ -22,7 +22,7 @@
  * never runs strict. Priority is the lowest of all rules, so any rule that
  * knows the token's kind wins on overlap.
  */
-import { decodeBase64Text } from "../decode.ts";
+import { decodeBase64Text, mayOpenText } from "../decode.ts";
 import { classifyKey, entropy, negatedKey } from "../keys.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -35,6 +35,8 @@ const LABELLED_MIN = 10;
 /** Token characters: A-Z a-z 0-9 + / = _ - . ~ */
 const TOKEN = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~") TOKEN[c.charCodeAt(0)] = 1;
+/** A run of token characters long enough to score (LABELLED_MIN). */
+const RUN = /[A-Za-z0-9+/=_.~-]{10,}/g;
 
 // Weak labels: a secret-ish word, then a separator, right before the token on its line.
 const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
@@ -347,34 +349,15 @@ export const entropyRule: Rule = {
   },
   scanHits(ctx: ScanCtx) {
     const s = ctx.s;
-    const n = s.length;
     const bare = ctx.strict ? BARE_STRICT : BARE;
     const skip = s.includes("-----BEGIN ") ? publicBlocks(s) : [];
     let k = 0;
-    let i = 0;
-    while (i < n) {
-      const c = s.charCodeAt(i);
-      if (c >= 128 || TOKEN[c] !== 1) {
-        i++;
-        continue;
-      }
-      let j = i;
-      let digit = false;
-      let upper = false;
-      let lower = false;
-      while (j < n) {
-        const d = s.charCodeAt(j);
-        if (d >= 128 || TOKEN[d] !== 1) break;
-        if (d >= 48 && d <= 57) digit = true;
-        else if (d >= 65 && d <= 90) upper = true;
-        else if (d >= 97 && d <= 122) lower = true;
-        j++;
-      }
-      // Most runs are words and identifiers: no digit and not long mixed case, nothing to score.
-      if (!digit && !(upper && lower && j - i >= 12)) {
-        i = j;
-        continue;
-      }
+    // The runs of token characters long enough to score, found by the regex engine (faster than a
+    // char loop here); consider() rules out the ones with no digit and not both cases itself.
+    RUN.lastIndex = 0;
+    for (let m = RUN.exec(s); m !== null; m = RUN.exec(s)) {
+      const i = m.index;
+      const j = i + m[0].length;
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
       let a = i;
       if (a >= 1 && s.charCodeAt(a - 1) === 92) {
@@ -387,10 +370,20 @@ export const entropyRule: Rule = {
       while (k < skip.length && skip[k]![1] <= a) k++;
       const inPublic = k < skip.length && skip[k]![0] <= a;
       if (!inPublic && len >= LABELLED_MIN && len <= LABELLED_MAX * 2) consider(ctx, a, j, bare);
-      i = j;
     }
   },
 };
+
+/** Whether `head` ends in `:` or `=` but for up to 4 spaces and a quote: what ID_BEFORE needs, tested without a regex. */
+function endsWithSeparator(head: string): boolean {
+  let i = head.length - 1;
+  for (let k = 0; i >= 0 && k < 6; k++, i--) {
+    const c = head.charCodeAt(i);
+    if (c === 58 || c === 61) return true;
+    if (c !== 32 && c !== 9 && c !== 34 && c !== 39) return false;
+  }
+  return false;
+}
 
 /**
  * Whether `s[a..b)` is all its line holds, but for spaces and quotes, and
@@ -458,7 +451,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const head = s.slice(Math.max(0, a - 40), a);
   if (GUARD_BEFORE.test(head)) return;
   // Ids are short; 129+ characters after `session:` are a session token (STS, OAuth).
-  if (t.length <= 128 && ID_BEFORE.test(head)) return;
+  if (t.length <= 128 && endsWithSeparator(head) && ID_BEFORE.test(head)) return;
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
   if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
   // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
@@ -497,7 +490,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   const labelled = label === "labelled" || hexAlone || aloneToken;
   if (!labelled && !randomToken(t, bare)) return;
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
-  const plain = t.length >= 16 && t.length <= 4096 ? decodeBase64Text(t) : undefined;
+  const plain = t.length >= 16 && t.length <= 4096 && mayOpenText(t, 0) ? decodeBase64Text(t) : undefined;
   if (plain !== undefined) {
     if (/^[A-Za-z0-9._@+-]{1,64}:[\x21-\x7e]{4,256}$/.test(plain) && !/^[\[{"]/.test(plain)) {
       const st = a + /^[-.~=]*/.exec(run)![0].length;
