@@ -184,6 +184,8 @@ function ascendingRun(t: string): number {
 
 /** Whether `t` is a path, host name, version, member path or word-built identifier. */
 function structured(t: string): boolean {
+  // Both shapes below need a separator: most random tokens have none, and leave here.
+  if (t.indexOf("-") < 0 && t.indexOf("_") < 0 && t.indexOf("/") < 0) return false;
   // Paths: two or more slashes with a word segment.
   // Half the segments words: random base64 has slashes too, and a long one has a letters-only segment somewhere.
   if ((t.match(/\//g) ?? []).length >= 2) {
