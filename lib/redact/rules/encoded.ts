@@ -12,9 +12,6 @@ import type { Rule, ScanCtx } from "../types.ts";
 const B64_MIN = 24;
 const RUN_MAX = 65536;
 
-/** Base64 (standard and URL-safe) characters. */
-const B64 = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-") B64[c.charCodeAt(0)] = 1;
 
 function push(ctx: ScanCtx, start: number, end: number, plain: string | undefined, within: string): void {
   if (plain === undefined || plain.length < 8 || !ctx.inner) return;
@@ -24,39 +21,45 @@ function push(ctx: ScanCtx, start: number, end: number, plain: string | undefine
   ctx.out.push({ from: start, start, end, kind: inner.kind, priority: Math.max(DECODED_PRIORITY, inner.priority), within });
 }
 
+/** A run of base64 characters long enough to hold text worth decoding (B64_MIN). */
+const B64_RUN = /[A-Za-z0-9+/=_-]{24,}/g;
+
+/** Whether `s[i..j)` has capitals, lower case and digits (base64 of text nearly always does). */
+function mixed(s: string, i: number, j: number): boolean {
+  let digit = false;
+  let upper = false;
+  let lower = false;
+  for (let x = i; x < j; x++) {
+    const d = s.charCodeAt(x);
+    if (d >= 48 && d <= 57) digit = true;
+    else if (d >= 65 && d <= 90) upper = true;
+    else if (d >= 97 && d <= 122) lower = true;
+    if (digit && upper && lower) return true;
+  }
+  return false;
+}
+
 function base64Runs(ctx: ScanCtx): void {
   const s = ctx.s;
-  const n = s.length;
-  let i = 0;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c >= 128 || B64[c] !== 1) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    let digit = false;
-    let upper = false;
-    let lower = false;
-    for (; j < n; j++) {
-      const d = s.charCodeAt(j);
-      if (d >= 128 || B64[d] !== 1) break;
-      if (d >= 48 && d <= 57) digit = true;
-      else if (d >= 65 && d <= 90) upper = true;
-      else if (d >= 97 && d <= 122) lower = true;
-    }
-    // Base64 of text has capitals, lower case and (nearly always) digits.
-    if (j - i >= B64_MIN && j - i <= RUN_MAX && upper && lower && digit) {
-      const prev = i > 0 ? s[i - 1] : "";
-      // Not a fragment of a longer word, path or URL.
-      // A base64 PEM (`LS0tLS1CRUdJTi…`) has its own prefix rule and kind.
-      if (mayOpenText(s, i) && prev !== "/" && prev !== "." && prev !== "\\" && !s.startsWith("LS0tLS1CRUdJTi", i) && !DIGEST_BEFORE.test(s.slice(Math.max(0, i - 16), i))) {
-        // Decode a short head first: most runs (digests, random ids, images) are not base64 of text.
-        const head = s.slice(i, i + Math.min(64, (j - i) & ~3));
-        if (decodeBase64Text(head) !== undefined) push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
-      }
-    }
-    i = j;
+  const runs = B64_RUN;
+  runs.lastIndex = 0;
+  for (let m = runs.exec(s); m !== null; m = runs.exec(s)) {
+    const i = m.index;
+    const j = i + m[0].length;
+    // Cheapest first: most runs (digests, random ids, images) cannot open text.
+    if (j - i > RUN_MAX || !mayOpenText(s, i) || !mixed(s, i, j)) continue;
+    const prev = i > 0 ? s[i - 1] : "";
+    // Not a fragment of a longer word, path or URL.
+    // A base64 PEM (`LS0tLS1CRUdJTi…`) has its own prefix rule and kind.
+    if (prev === "/" || prev === "." || prev === "\\" || s.startsWith("LS0tLS1CRUdJTi", i) || DIGEST_BEFORE.test(s.slice(Math.max(0, i - 16), i))) continue;
+    // Decode a short head first, then the whole run.
+    const head = s.slice(i, i + Math.min(64, (j - i) & ~3));
+    if (decodeBase64Text(head) === undefined) continue;
+    // Decoded text is rescanned (push -> ctx.inner), which runs this rule again on the shared
+    // regex: put this loop's place back after it.
+    const at = runs.lastIndex;
+    push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
+    runs.lastIndex = at;
   }
 }
 

@@ -356,8 +356,10 @@ export const entropyRule: Rule = {
     let k = 0;
     // The runs of token characters long enough to score, found by the regex engine (faster than a
     // char loop here); consider() rules out the ones with no digit and not both cases itself.
-    RUN.lastIndex = 0;
-    for (let m = RUN.exec(s); m !== null; m = RUN.exec(s)) {
+    // One shared regex: nothing inside this loop scans again (consider() never rescans decoded text).
+    const runs = RUN;
+    runs.lastIndex = 0;
+    for (let m = runs.exec(s); m !== null; m = runs.exec(s)) {
       const i = m.index;
       const j = i + m[0].length;
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
