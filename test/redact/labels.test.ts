@@ -210,6 +210,12 @@ describe("false-positive classes seen in traces", () => {
     same('var tokenKey = ":_authToken";\nvar passwordKey = ":_password";\nvar QueueOnePass = class {};');
     same("headers = {'x-amz-date': timestamp, 'Authorization': v4auth_header}");
   });
+  test("usage and token-count fields (what peer redactors over-redact)", () => {
+    const usage = { usage: { input_tokens: 1234, output_tokens: 56, cache_creation_input_tokens: "88" }, max_tokens: "4096", token_count: "123", tokenizer: "cl100k_base", token_type: "Bearer", expires_in: 3600 };
+    expect(r.value(usage)).toEqual(usage);
+    same('{"usage":{"input_tokens":1234,"output_tokens":56},"max_tokens":"4096","stop_reason":"end_turn","model":"claude-sonnet-4-5-20250929"}');
+    same("input_tokens=1234 output_tokens=56 total_tokens: 1290 tokens_per_second=41.7");
+  });
   test("session and request ids in HTTP headers", () => {
     same("x-request-id: req_9f8e7d6c5b4a39281706\nx-amzn-trace-id: Root=1-6568a1b2-0f1e2d3c4b5a69788796a5b4\nX-Session-Id: 3f1c2b7e-5d4a-4c3b-9a8f-7e6d5c4b3a21\nx-correlation-id: cid-71a2b3c4d5e6f708");
   });
