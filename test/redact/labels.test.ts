@@ -125,8 +125,12 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     gone(`  <session>{AQAAABAAA ${sts}}</session>\n`, sts);
     gone(`session: ${sts}\n`, sts);
   });
-  test("a 14-19 character token with every class alone on a line; a JSON value that is one token is its key's to judge", () => {
+  test("a 12-19 character token of letters and digits alone on a line; a JSON value that is one token is its key's to judge", () => {
     gone("$ cat ~/.config/geoip/license\nLAwdpRpHOnYE0Wyc\n$ echo done\n", "LAwdpRpHOnYE0Wyc");
+    for (const t of ["JJ4ZIC9EJNWVIS86", "jhu8d2zu0ar6fnkx", "xM98lZh20vZs"]) gone(`$ pbpaste\n${t}\n`, t);
+    // What prints alone on a line and is not a secret: container ids, versions, dates, words with digits.
+    const keep = "$ docker ps -q\n3f9a2b1c4d5e\n$ node --version\nv20.20.2\n2026-12-02T08:00:00Z\nBase64Encoder2\n";
+    expect(r.text(keep)).toBe(keep);
     expect(JSON.stringify(r.value({ id: "aB3dE5fG7hJ9kL1m", note: "x" }))).toBe('{"id":"aB3dE5fG7hJ9kL1m","note":"x"}');
     const h = g.s(A.hex, 32);
     expect(JSON.stringify(r.value({ request: h }))).toBe(`{"request":"${h}"}`);

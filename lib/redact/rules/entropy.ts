@@ -488,9 +488,10 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
       else if (NON_SECRET_KEY.test(key)) return;
     }
   }
-  // A token alone on its line (`pbpaste`, `cat token.txt`) with every character class is what
-  // it looks like, from 14 characters; in code a line that is one mixed token is rare.
-  const aloneToken = label !== "labelled" && t.length >= 14 && t.length < 20 && /\d/.test(t) && /[A-Z]/.test(t) && /[a-z]/.test(t) && aloneOnLine(s, a, b);
+  // A token alone on its line (`pbpaste`, `cat token.txt`) of letters and digits is what it looks
+  // like from 12 characters (the labelled bar still applies: words, paths and versions stay); in
+  // code a line that is one such token is rare.
+  const aloneToken = label !== "labelled" && t.length >= 12 && t.length < 20 && /\d/.test(t) && /[A-Za-z]/.test(t) && aloneOnLine(s, a, b);
   const labelled = label === "labelled" || hexAlone || aloneToken;
   if (!labelled && !randomToken(t, bare)) return;
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
