@@ -1,21 +1,23 @@
 /**
  * Secrets with a weak label or none: a context-aware entropy rule.
  *
- * One pass over the text finds every token-like run (16 to 512 characters of
- * `A-Z a-z 0-9 + / = _ - . ~`). A run is redacted when it looks random and no
- * guard says what else it is:
+ * One pass over the text finds every token-like run (10 to 4,096 characters
+ * of `A-Z a-z 0-9 + / = _ - . ~`; unlabelled ones score from 20 up to 1,024).
+ * A run is redacted when it looks random and no guard says what else it is:
  *
  * - **guards** (never redacted by this rule): pure hex outside a label (git
- *   object ids, digests, trace ids), UUIDs outside a label, anything after
+ *   object ids, digests, trace ids; 32 digits alone on a line do count),
+ *   UUIDs outside a label, anything after
  *   `sha1-`/`sha256:`/`sha512-`/`h1:`/`integrity`/`base64,` (digests,
  *   lockfile hashes, `data:image/…;base64,` blobs), paths, host names,
  *   versions and dotted member paths, identifiers built of words
  *   (`release-2024-01-05`, `getUser2FAToken`);
  * - **randomness**: letters and digits mixed, Shannon entropy near the
- *   maximum its length and alphabet allow, and few pronounceable word runs;
+ *   maximum its length and alphabet allow, and few letter runs that read as
+ *   words (letter pairs scored against English, PAIR_LEVELS);
  * - **weak labels** on the same line just before it (`Key=`, `token - '…'`,
- *   `Your API key is …`, `authenticated with …`, `pass '…'`) lower the bar:
- *   shorter tokens, hex and UUIDs count.
+ *   `Your API key is …`, `authenticated with …`, `pass '…'`), or being alone
+ *   on a line, lower the bar: shorter tokens, hex and UUIDs count.
  *
  * `strict` (the export's second pass, `tracegate redact --strict`) lowers the
  * bar further and lets unlabelled hex of 32+ characters through. The hook
