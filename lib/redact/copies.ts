@@ -110,19 +110,20 @@ export class Copies {
         }
       }
     } else {
-      // Many secrets: one pass. A 64K-bit table of first-four-character hashes skips
+      // Many secrets: one pass. A table of first-four-character hashes (sized so that about one
+      // position in 64 passes it: 64K entries for up to 1,024 forms, up to 1M) skips
       // almost every position; at the rest, variants are bucketed by their
       // first four characters, then by length and last four, so finds that
       // share a prefix (a hundred `ghp_…`) still cost one lookup per length;
       // the compare budget keeps a payload built to collide linear anyway.
       const ix = (this.index ??= this.buildIndex());
-      const pairs = ix.pairs;
+      const { pairs, mask } = ix;
       let budget = 64 * s.length + 1_000_000;
       // key4 rolled along: drop the leaving character's term, shift, add the next one (exact: below 2^31).
       let h = key4(s, 0);
       for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
         if (i > 0) h = (h - s.charCodeAt(i - 1) * 29791) * 31 + s.charCodeAt(i + 3);
-        if (pairs[h & 0xffff] !== 1) continue;
+        if (pairs[h & mask] !== 1) continue;
         const byLen = ix.heads.get(h);
         if (!byLen) continue;
         for (const [len, byKey] of byLen) {
@@ -178,11 +179,13 @@ export class Copies {
 
   private buildIndex(): CopyIndex {
     const heads = new Map<number, Map<number, Map<number, Variant[]>>>();
-    const pairs = new Uint8Array(65536);
+    const bits = Math.min(20, Math.max(16, Math.ceil(Math.log2(this.variants.size * 64))));
+    const mask = (1 << bits) - 1;
+    const pairs = new Uint8Array(1 << bits);
     for (const v of this.variants.values()) {
       const t = v.text;
       const h = key4(t, 0);
-      pairs[h & 0xffff] = 1;
+      pairs[h & mask] = 1;
       let byLen = heads.get(h);
       if (!byLen) heads.set(h, (byLen = new Map()));
       let byKey = byLen.get(t.length);
@@ -192,13 +195,14 @@ export class Copies {
       if (!l) byKey.set(k, (l = []));
       l.push(v);
     }
-    return { pairs, heads };
+    return { pairs, mask, heads };
   }
 }
 
 /** A bit table of first-four-character hashes, then variants by first four, length and last four characters. */
 interface CopyIndex {
   readonly pairs: Uint8Array;
+  readonly mask: number;
   readonly heads: Map<number, Map<number, Map<number, Variant[]>>>;
 }
 
