@@ -41,7 +41,7 @@ interface KeywordIndex {
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
 
-export function keywordIndex(rules: readonly Rule[]): KeywordIndex {
+function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   let ix = indexCache.get(rules);
   if (ix) return ix;
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
@@ -78,7 +78,7 @@ export function keywordIndex(rules: readonly Rule[]): KeywordIndex {
  * position. Per-keyword `indexOf` passes (and lowercasing a copy) cost
  * hundreds of milliseconds on 5 MB of UTF-16 text; this costs tens.
  */
-export function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
+function findKeywords(s: string, ix: KeywordIndex): Map<string, number[]> {
   const hits = new Map<string, number[]>();
   const { words, first, pairs, lists, thirds } = ix;
   const n = s.length - 1;

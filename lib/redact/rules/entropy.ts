@@ -28,7 +28,6 @@ import { decodeBase64Text, mayOpenText } from "../decode.ts";
 import { classifyKey, entropy, negatedKey } from "../keys.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
-const MIN = 16;
 /** Longest run scored unlabelled; a label lets runs of up to LABELLED_MAX through (STS session tokens run ~800). */
 const MAX = 1024;
 const LABELLED_MAX = 4096;
@@ -85,7 +84,6 @@ const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
 const PUBLIC_DER = /^(?:MFkwEwYHKoZIzj0|MHYwEAYHKoZIzj0|MIGbMBAGByqGSM49|MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A|MIICIjANBgkqhkiG9w0BAQEFAAOCAg8A|MCowBQYDK2Vw|AAAAB3NzaC1|AAAAC3NzaC1|AAAAE2VjZHNh)/;
-const VOWELS = /[aeiouyAEIOUY]/;
 
 const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
 
