@@ -16,7 +16,7 @@ import { err, escapeControl, fail, out } from "./print.ts";
 import { resolveSession } from "./resolve.ts";
 import { formatLine } from "./show.ts";
 import { configuredPublicKey } from "./sessions.ts";
-import { verdictRecordProblem } from "../gate/outcome.ts";
+import { storedVerdictProblem } from "../gate/outcome.ts";
 import { colorEnabled, isTerminal, paint } from "./style.ts";
 
 interface Cursor {
@@ -61,8 +61,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
   const publicKey = await configuredPublicKey();
   const counts = (r: TraceRecord): boolean | undefined => {
     if (r.type !== "oracle_verdict") return undefined;
-    const a = r as unknown as Record<string, unknown>;
-    return a.signed ? verdictRecordProblem(a, publicKey, typeof a.session_id === "string" ? a.session_id : null) === null : false;
+    return storedVerdictProblem(r as unknown as Record<string, unknown>, publicKey) === null;
   };
   const emit = (file: string, line: string) => {
     if (values.json) return out(`${line}\n`);

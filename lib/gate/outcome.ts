@@ -376,6 +376,20 @@ export function verdictRecordProblem(r: Readonly<Record<string, unknown>>, publi
   return null;
 }
 
+/**
+ * verdictRecordProblem for a stored verdict record on its own: checked for
+ * the session it names, and a record that holds no signed verdict fails.
+ *
+ * @example
+ * ```ts
+ * storedVerdictProblem({ type: "oracle_verdict", verdict: "PASS", signed: null }, publicPem); // "the record holds no signed verdict"
+ * ```
+ */
+export function storedVerdictProblem(r: Readonly<Record<string, unknown>>, publicKey: string | null): string | null {
+  if (!r.signed) return "the record holds no signed verdict";
+  return verdictRecordProblem(r, publicKey, typeof r.session_id === "string" ? r.session_id : null);
+}
+
 /** Why a PASS/FAIL verdict record does not count, or null when it does. */
 function verdictProblem(
   r: Rec,

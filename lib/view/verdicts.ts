@@ -14,7 +14,7 @@
  * ```
  */
 import { loadConfig } from "../config/load.ts";
-import { verdictRecordProblem } from "../gate/outcome.ts";
+import { storedVerdictProblem } from "../gate/outcome.ts";
 import { readPublicKeyPem } from "../oracle/keys.ts";
 import type { TraceRecord } from "../trace/record.ts";
 
@@ -51,7 +51,7 @@ export function signatureChecks(records: readonly TraceRecord[], key: Configured
       out[a.id] = { state: "unchecked", problem: key.problem ?? "no key" };
       continue;
     }
-    const problem = a.signed ? verdictRecordProblem(a, key.pem, typeof a.session_id === "string" ? a.session_id : null) : "the record holds no signed verdict";
+    const problem = storedVerdictProblem(a, key.pem);
     out[a.id] = problem ? { state: "fails", problem } : { state: "ok" };
   }
   return out;
