@@ -106,6 +106,14 @@ describe("private keys: every key type in every shape", () => {
     });
   }
 
+  test("a body without its BEGIN line inside a JSON string, right after a \\n escape", () => {
+    for (const pem of [KEYS["openssh"]!, KEYS["sec1 ec"]!, KEYS["pkcs8"]!]) {
+      const body = bodyOf(pem).join("\\n");
+      const out = r.text(`{"key": "junk\\n${body}\\n-----END"}`);
+      expect(survivor(out, pem)).toBeUndefined();
+    }
+  });
+
   test("SSH2 (RFC 4716) private key", () => {
     const body = Array.from({ length: 4 }, () => g.s(A.b64, 64));
     const out = r.text(`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "rsa-key"\n${body.join("\n")}\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n`);

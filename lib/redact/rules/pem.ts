@@ -16,15 +16,14 @@ const GUTTER = String.raw`(?:[ \t]{0,8}\d{1,7}(?:\t|\\{1,3}t|→|[ \t]{0,2}[|:])
 const PEM_EOL = new RegExp(String.raw`[ \t]{0,8}${BREAK}${GUTTER}[ \t]{0,8}|[ \t]{1,4}(?=[A-Za-z0-9+/]{16})`, "y");
 /** What sits between the body and its `-----END`: separators and the END line's gutter. */
 const TAIL = /(?:[ \t\r\n]|\\{1,3}[nrt]|\d{1,7}(?:\t|→|[|:]))*$/;
-/** Base64 of `openssh-key-v1`: an OpenSSH key body, even with its BEGIN line cut off. */
-const OPENSSH_BODY = "b3BlbnNzaC1rZXktdjE";
 /**
- * The DER openings of private keys, as base64 a few characters into the body:
- * a key pasted or printed without its BEGIN line (`head -c`, a copied middle,
- * a service-account field stripped of its header) is still a private key.
- * [base64 literal, kind, how far into the body it starts at most].
+ * The openings of private-key bodies, as base64 at most a few characters
+ * into the body: a key pasted or printed without its BEGIN line (`head -c`,
+ * a copied middle, a service-account field stripped of its header) is still
+ * a private key. [base64 literal, kind, how far into the body it starts at most].
  */
-const DER_OPENINGS: readonly (readonly [string, string, number])[] = [
+const KEY_OPENINGS: readonly (readonly [string, string, number])[] = [
+  ["b3BlbnNzaC1rZXktdjE", "openssh-private-key", 0], // base64 of `openssh-key-v1`
   ["IBADANBgkqhkiG9w0BAQEFAAS", "rsa-private-key", 8], // PKCS#8 RSA
   ["IBAAKCAQEA", "rsa-private-key", 8], // PKCS#1 RSA 2048
   ["IBAAKCAgEA", "rsa-private-key", 8], // PKCS#1 RSA 4096
@@ -33,7 +32,18 @@ const DER_OPENINGS: readonly (readonly [string, string, number])[] = [
   ["MIGkAgEBBDA", "ec-private-key", 0], // SEC1 P-384
   ["MC4CAQAwBQYDK2VwBCIEI", "private-key", 0], // PKCS#8 Ed25519
 ];
+/** Each opening by its keyword (the engine's keywords are lowercase). */
+const OPENING_BY_KEYWORD = new Map(KEY_OPENINGS.map((o) => [o[0].toLowerCase(), o] as const));
 const B64_CHAR = /[A-Za-z0-9+/]/;
+
+/**
+ * Whether `s[at - 1]` ends what is before a key body: not base64, or the
+ * letter of a JSON/C escape (`\n` before the body in a JSON string).
+ */
+function bodyBoundary(s: string, at: number): boolean {
+  if (at === 0 || !B64_CHAR.test(s[at - 1]!)) return true;
+  return at >= 2 && s[at - 2] === "\\" && /[nrt]/.test(s[at - 1]!);
+}
 
 /**
  * End of a key block's body read line by line, for a block with no END in
@@ -131,30 +141,22 @@ function pemKind(label: string): string {
  */
 export const pemRule: Rule = {
   kinds: ["private-key", "rsa-private-key", "ec-private-key", "dsa-private-key", "openssh-private-key", "pgp-private-key", "encrypted-private-key"],
-  keywords: ["-----begin ", "---- begin ssh2 ", "b3blbnnzac1rzxktdje", ...DER_OPENINGS.map(([d]) => d.toLowerCase())],
+  keywords: ["-----begin ", "---- begin ssh2 ", ...OPENING_BY_KEYWORD.keys()],
   scan(ctx, pos, kw) {
     if (pos < (ctx.memo.pem ?? 0)) return;
-    const der = DER_OPENINGS.find(([d]) => d.toLowerCase() === kw);
-    if (der) {
-      // Case matters in base64; the body starts where the base64 run does, at most `der[2]` before.
-      if (!ctx.s.startsWith(der[0], pos)) return;
+    const opening = OPENING_BY_KEYWORD.get(kw);
+    if (opening) {
+      // A body on its own. Case matters in base64; the body starts where the base64 run does, at most `opening[2]` before.
+      const [literal, kind, offset] = opening;
+      if (!ctx.s.startsWith(literal, pos)) return;
       let start = pos;
-      while (start > 0 && pos - start <= der[2] && B64_CHAR.test(ctx.s[start - 1]!)) start--;
-      if (start > 0 && B64_CHAR.test(ctx.s[start - 1]!)) return; // inside a longer base64 run: not an opening
-      if (der[2] > 0 && !ctx.s.startsWith("MI", start)) return;
+      while (pos - start < offset && !bodyBoundary(ctx.s, start)) start--;
+      if (!bodyBoundary(ctx.s, start)) return; // inside a longer base64 run: not an opening
+      if (offset > 0 && !ctx.s.startsWith("MI", start)) return;
       const end = pemBodyEnd(ctx.s, start, true);
       if (end - start < 40) return;
       ctx.memo.pem = end;
-      push(ctx, { from: start, start, end, kind: der[1], priority: 2.8 });
-      return;
-    }
-    if (kw === "b3blbnnzac1rzxktdje") {
-      // An OpenSSH body on its own (its BEGIN line cut off, or a key pasted without it).
-      if (!ctx.s.startsWith(OPENSSH_BODY, pos) || (pos > 0 && /[A-Za-z0-9+/]/.test(ctx.s[pos - 1]!))) return;
-      const end = pemBodyEnd(ctx.s, pos, true);
-      if (end - pos < 40) return;
-      ctx.memo.pem = end;
-      push(ctx, { from: pos, start: pos, end, kind: "openssh-private-key", priority: 2.8 });
+      push(ctx, { from: start, start, end, kind, priority: 2.8 });
       return;
     }
     PEM_HEAD.lastIndex = pos;
