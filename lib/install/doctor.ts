@@ -376,7 +376,7 @@ export function judge(r: Omit<DoctorReport, "status" | "problems" | "notes">, os
   }
   if (!r.data_dir.writable) problems.push(`data dir ${r.data_dir.path} is not writable (${r.data_dir.error}): nothing can be recorded`);
   for (const e of r.config.errors) problems.push(`config: ${e}`);
-  for (const e of r.config.repo_errors ?? []) notes.push(`repository config: ${e} (its redaction patterns are not used; the gate is not affected)`);
+  for (const e of r.config.repo_errors) notes.push(`repository config: ${e} (its redaction patterns are not used; the gate is not affected)`);
   const gating = r.settings.some((s) => s.stop === "gate");
   if (["unreachable", "key_mismatch", "bad_key"].includes(r.oracle.status)) problems.push(`oracle: ${r.oracle.detail}`);
   else if (r.oracle.status === "key_unknown") notes.push(`oracle: ${r.oracle.detail}`);
