@@ -3,8 +3,11 @@
  * libraries that print, but replacing `process.stdout.write` makes Bun build
  * the stdout stream, which costs a compiled hook about 7 ms and 8 MB of peak
  * RSS (bench/hook-latency/README.md), more than a quarter of a 10 KB
- * PostToolUse. Our own modules never spell stdout (test/hook/source-scan),
- * so the stream is muzzled only when a library is about to load.
+ * PostToolUse. Our own modules never spell stdout, and the other libraries
+ * a hook imports (jsonc-parser, re2js, ignore, diff-sequences, ajv's
+ * runtime) never touch a process stream: both are checked in
+ * test/hook/source-scan. So the stream is muzzled only when a library that
+ * does (isomorphic-git) is about to load, through this door.
  *
  * @example
  * ```ts

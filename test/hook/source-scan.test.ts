@@ -5,7 +5,7 @@
  * exits non-zero or sets process.exitCode.
  */
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { HOOKS } from "../../lib/hook/subcommands.ts";
 import { ROOT } from "../support/tracegate.ts";
@@ -100,6 +100,36 @@ test("hook-path modules never import the user-command printer", () => {
   const offenders = ALL.map((f) => relative(ROOT, f))
     .filter(onHookPath)
     .filter((rel) => /from\s+["'][^"']*cli\/print(\.ts)?["']/.test(readFileSync(join(ROOT, rel), "utf8")));
+  expect(offenders).toEqual([]);
+});
+
+/**
+ * The hook muzzles the stdout stream only right before a library loads
+ * through lib/runtime/third-party.ts (building the stream costs a compiled
+ * hook ~7 ms). That is sound only while every other library the hook path
+ * imports never reaches for a process stream: checked here in their sources,
+ * so a dependency bump that adds one fails this test instead of printing.
+ */
+test("libraries the hook path imports outside the third-party door never touch process streams", () => {
+  const BARE = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']((?:@[\w.-]+\/)?\w[^"']*)["']/g;
+  const specs = new Set<string>();
+  for (const rel of HOOK_PATH) {
+    const text = readFileSync(join(ROOT, rel), "utf8").replace(/^\s*(\*|\/\/).*$/gm, "");
+    for (const m of text.matchAll(BARE)) if (!/^(?:node|bun)(?::|$)/.test(m[1]!)) specs.add(m[1]!);
+  }
+  specs.delete("isomorphic-git"); // loaded only through the door (lib/runtime/third-party.ts)
+  const pkg = (spec: string): string => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+  for (const lib of ["diff-sequences", "ignore", "jsonc-parser", "re2js"]) expect([...specs].map(pkg)).toContain(lib);
+  // A whole package is scanned; a subpath import (`ajv/dist/runtime/…`, from the generated validators) just that file.
+  const files = (spec: string): string[] => {
+    if (spec !== pkg(spec)) return [require.resolve(spec, { paths: [ROOT] })];
+    const dir = join(ROOT, "node_modules", spec);
+    return (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => /\.(?:c|m)?js$/.test(f) && statSync(f).isFile());
+  };
+  const offenders: string[] = [];
+  for (const spec of specs) {
+    for (const f of files(spec)) if (/process\.(?:stdout|stderr)|\bconsole\s*\./.test(readFileSync(f, "utf8"))) offenders.push(relative(ROOT, f));
+  }
   expect(offenders).toEqual([]);
 });
 
