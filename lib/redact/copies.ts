@@ -126,7 +126,8 @@ export class Copies {
         if (pairs[h & mask] !== 1) continue;
         const byLen = ix.heads.get(h);
         if (!byLen) continue;
-        for (const [len, byKey] of byLen) {
+        for (let x = 0; x < byLen.length; x++) {
+          const { len, byKey } = byLen[x]!;
           budget--;
           if (i + len > s.length) continue;
           const list = byKey.get(key4(s, i + len - 4));
@@ -178,7 +179,7 @@ export class Copies {
   }
 
   private buildIndex(): CopyIndex {
-    const heads = new Map<number, Map<number, Map<number, Variant[]>>>();
+    const heads = new Map<number, LengthBucket[]>();
     const bits = Math.min(20, Math.max(16, Math.ceil(Math.log2(this.variants.size * 64))));
     const mask = (1 << bits) - 1;
     const pairs = new Uint8Array(1 << bits);
@@ -187,9 +188,9 @@ export class Copies {
       const h = key4(t, 0);
       pairs[h & mask] = 1;
       let byLen = heads.get(h);
-      if (!byLen) heads.set(h, (byLen = new Map()));
-      let byKey = byLen.get(t.length);
-      if (!byKey) byLen.set(t.length, (byKey = new Map()));
+      if (!byLen) heads.set(h, (byLen = []));
+      let byKey = byLen.find((x) => x.len === t.length)?.byKey;
+      if (!byKey) byLen.push({ len: t.length, byKey: (byKey = new Map()) });
       const k = key4(t, t.length - 4);
       let l = byKey.get(k);
       if (!l) byKey.set(k, (l = []));
@@ -203,7 +204,13 @@ export class Copies {
 interface CopyIndex {
   readonly pairs: Uint8Array;
   readonly mask: number;
-  readonly heads: Map<number, Map<number, Map<number, Variant[]>>>;
+  readonly heads: Map<number, LengthBucket[]>;
+}
+
+/** The variants of one length under one first-four key, by their last four characters. */
+interface LengthBucket {
+  readonly len: number;
+  readonly byKey: Map<number, Variant[]>;
 }
 
 /**

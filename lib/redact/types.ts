@@ -30,6 +30,10 @@ export interface Inner {
 /** Per-call scan state: the text and rule-local memos. */
 export interface ScanCtx {
   readonly s: string;
+  /** `s` as code units (runs.ts), for the rules that read every character. */
+  readonly units: Uint16Array;
+  /** Every run of token characters of RUN_MIN+ units in `s`, flat `[start, end, …]` (runs.ts). */
+  readonly runs: Int32Array;
   readonly out: Finding[];
   /** Rule-local positions that keep repeated work linear (skip-until marks, cached searches). */
   readonly memo: Record<string, number>;

@@ -12,7 +12,6 @@ import type { Rule, ScanCtx } from "../types.ts";
 const B64_MIN = 24;
 const RUN_MAX = 65536;
 
-
 function push(ctx: ScanCtx, start: number, end: number, plain: string | undefined, within: string): void {
   if (plain === undefined || plain.length < 8 || !ctx.inner) return;
   const inner = ctx.inner(plain);
@@ -21,16 +20,13 @@ function push(ctx: ScanCtx, start: number, end: number, plain: string | undefine
   ctx.out.push({ from: start, start, end, kind: inner.kind, priority: Math.max(DECODED_PRIORITY, inner.priority), within });
 }
 
-/** A run of base64 characters long enough to hold text worth decoding (B64_MIN). */
-const B64_RUN = /[A-Za-z0-9+/=_-]{24,}/g;
-
 /** Whether `s[i..j)` has capitals, lower case and digits (base64 of text nearly always does). */
-function mixed(s: string, i: number, j: number): boolean {
+function mixed(u: Uint16Array, i: number, j: number): boolean {
   let digit = false;
   let upper = false;
   let lower = false;
   for (let x = i; x < j; x++) {
-    const d = s.charCodeAt(x);
+    const d = u[x]!;
     if (d >= 48 && d <= 57) digit = true;
     else if (d >= 65 && d <= 90) upper = true;
     else if (d >= 97 && d <= 122) lower = true;
@@ -39,28 +35,35 @@ function mixed(s: string, i: number, j: number): boolean {
   return false;
 }
 
+/**
+ * The base64 runs (`A-Z a-z 0-9 + / = _ -`, B64_MIN+) are the token runs
+ * the scan already found, cut at `.` and `~`.
+ */
 function base64Runs(ctx: ScanCtx): void {
-  const s = ctx.s;
-  const runs = B64_RUN;
-  runs.lastIndex = 0;
-  for (let m = runs.exec(s); m !== null; m = runs.exec(s)) {
-    const i = m.index;
-    const j = i + m[0].length;
-    // Cheapest first: most runs (digests, random ids, images) cannot open text.
-    if (j - i > RUN_MAX || !mayOpenText(s, i) || !mixed(s, i, j)) continue;
-    const prev = i > 0 ? s[i - 1] : "";
-    // Not a fragment of a longer word, path or URL.
-    // A base64 PEM (`LS0tLS1CRUdJTi…`) has its own prefix rule and kind.
-    if (prev === "/" || prev === "." || prev === "\\" || s.startsWith("LS0tLS1CRUdJTi", i) || DIGEST_BEFORE.test(s.slice(Math.max(0, i - 16), i))) continue;
-    // Decode a short head first, then the whole run.
-    const head = s.slice(i, i + Math.min(64, (j - i) & ~3));
-    if (decodeBase64Text(head) === undefined) continue;
-    // Decoded text is rescanned (push -> ctx.inner), which runs this rule again on the shared
-    // regex: put this loop's place back after it.
-    const at = runs.lastIndex;
-    push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
-    runs.lastIndex = at;
+  const { s, units: u, runs } = ctx;
+  for (let r = 0; r < runs.length; r += 2) {
+    const end = runs[r + 1]!;
+    if (end - runs[r]! < B64_MIN) continue;
+    for (let i = runs[r]!; i < end; ) {
+      let j = i;
+      while (j < end && u[j] !== 46 && u[j] !== 126) j++;
+      if (j - i >= B64_MIN) base64Run(ctx, s, u, i, j);
+      i = j + 1;
+    }
   }
+}
+
+function base64Run(ctx: ScanCtx, s: string, u: Uint16Array, i: number, j: number): void {
+  // Cheapest first: most runs (digests, random ids, images) cannot open text.
+  if (j - i > RUN_MAX || !mayOpenText(s, i) || !mixed(u, i, j)) return;
+  const prev = i > 0 ? s[i - 1] : "";
+  // Not a fragment of a longer word, path or URL.
+  // A base64 PEM (`LS0tLS1CRUdJTi…`) has its own prefix rule and kind.
+  if (prev === "/" || prev === "." || prev === "\\" || s.startsWith("LS0tLS1CRUdJTi", i) || DIGEST_BEFORE.test(s.slice(Math.max(0, i - 16), i))) return;
+  // Decode a short head first, then the whole run.
+  const head = s.slice(i, i + Math.min(64, (j - i) & ~3));
+  if (decodeBase64Text(head) === undefined) return;
+  push(ctx, i, j, decodeBase64Text(s.slice(i, j)), "base64");
 }
 
 // A percent-encoded run ends where a query string or markup does: `?state=<run>&page=2`.

@@ -26,18 +26,13 @@
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
 import { classifyKey, entropy, negatedKey } from "../keys.ts";
+import { isTokenUnit, RUN_MIN } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 /** Longest run scored unlabelled; a label lets runs of up to LABELLED_MAX through (STS session tokens run ~800). */
 const MAX = 1024;
 const LABELLED_MAX = 4096;
-const LABELLED_MIN = 10;
-
-/** Token characters: A-Z a-z 0-9 + / = _ - . ~ */
-const TOKEN = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~") TOKEN[c.charCodeAt(0)] = 1;
-/** A run of token characters long enough to score (LABELLED_MIN). */
-const RUN = /[A-Za-z0-9+/=_.~-]{10,}/g;
+const LABELLED_MIN = RUN_MIN;
 
 // Weak labels: a secret-ish word, then a separator, right before the token on its line.
 const LABEL = /(?:key|token|secret|passw(?:or)?d|passwd|pass|pwd|auth|credentials?|api|bearer|apikey|access|private|session|cookie|otp|pin|license)s?(?:\\?["'])?(?:[ \t]*(?:[:=]|=>|:=|-|is|was|of|for)[ \t]*|[ \t]+(?:is[ \t]+)?)["'`({<[]?$/i;
@@ -354,14 +349,10 @@ export const entropyRule: Rule = {
     const bare = ctx.strict ? BARE_STRICT : BARE;
     const skip = s.includes("-----BEGIN ") ? publicBlocks(s) : [];
     let k = 0;
-    // The runs of token characters long enough to score, found by the regex engine (faster than a
-    // char loop here); consider() rules out the ones with no digit and not both cases itself.
-    // One shared regex: nothing inside this loop scans again (consider() never rescans decoded text).
-    const runs = RUN;
-    runs.lastIndex = 0;
-    for (let m = runs.exec(s); m !== null; m = runs.exec(s)) {
-      const i = m.index;
-      const j = i + m[0].length;
+    const runs = ctx.runs;
+    for (let r = 0; r < runs.length; r += 2) {
+      const i = runs[r]!;
+      const j = runs[r + 1]!;
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
       let a = i;
       if (a >= 1 && s.charCodeAt(a - 1) === 92) {
@@ -469,7 +460,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
   // `using <id>:<secret>` (Basic-style pairs): the pair's label covers its second half.
   if (label === "none" && s.charCodeAt(a - 1) === 58) {
     let g = a - 1;
-    while (g > 0 && a - g < 256 && (s.charCodeAt(g - 1) === 58 || (s.charCodeAt(g - 1) < 128 && TOKEN[s.charCodeAt(g - 1)] === 1))) g--;
+    while (g > 0 && a - g < 256 && (s.charCodeAt(g - 1) === 58 || isTokenUnit(s.charCodeAt(g - 1)))) g--;
     if (g < a - 1) label = labelOf(s, g, t.length);
   }
   // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).

@@ -1,0 +1,42 @@
+import { describe, expect, test } from "bun:test";
+import { codeUnits, tokenRuns } from "../../lib/redact/runs.ts";
+
+const runsOf = (s: string, min = 10): string[] => {
+  const r = tokenRuns(codeUnits(s), min);
+  const out: string[] = [];
+  for (let i = 0; i < r.length; i += 2) out.push(s.slice(r[i]!, r[i + 1]!));
+  return out;
+};
+
+describe("token runs", () => {
+  test("are maximal runs of token characters, the short ones left out", () => {
+    expect(runsOf("key=ghp_ABCDEFGHIJ0123 short x.y~z-w/v+u_t=0123456789 end")).toEqual(["key=ghp_ABCDEFGHIJ0123", "x.y~z-w/v+u_t=0123456789"]);
+  });
+
+  test("end at a non-ASCII unit whose low byte is a token character (U+0141 is 0x41 'A' below)", () => {
+    expect(runsOf("abcdefghij\u0141klmnopqrst")).toEqual(["abcdefghij", "klmnopqrst"]);
+    expect(runsOf("abcdefghij\u00e9klmnopqrst")).toEqual(["abcdefghij", "klmnopqrst"]);
+  });
+
+  test("read the same indices from a string whose buffer sits at an odd offset of the shared pool", () => {
+    for (let pad = 0; pad < 4; pad++) {
+      Buffer.from("x".repeat(pad), "latin1"); // shifts the pool
+      const s = "é " + "A1b2C3d4E5f6";
+      const u = codeUnits(s);
+      expect(u.length).toBe(s.length);
+      for (let i = 0; i < s.length; i++) expect(u[i]).toBe(s.charCodeAt(i));
+      expect(runsOf(s)).toEqual(["A1b2C3d4E5f6"]);
+    }
+  });
+
+  test("take a run that ends the text and a text that is one run", () => {
+    expect(runsOf("tail " + "z".repeat(12))).toEqual(["z".repeat(12)]);
+    expect(runsOf("q".repeat(4000))).toEqual(["q".repeat(4000)]);
+    expect(runsOf("")).toEqual([]);
+  });
+
+  test("grow past their first allocation", () => {
+    const s = Array.from({ length: 3000 }, (_, i) => `tok${String(i).padStart(8, "0")}`).join(" ");
+    expect(runsOf(s).length).toBe(3000);
+  });
+});
