@@ -226,18 +226,21 @@ export function entropy(s: string): number {
       if (ascii[c]!++ === 0) seen[distinct++] = c;
     } else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
-  let h = 0;
+  // -Σ (k/n)·log2(k/n) = log2 n - Σ k·log2 k / n: one log per call, the rest from a table.
+  let sum = 0;
   for (let x = 0; x < distinct; x++) {
     const c = seen[x]!;
-    const k = ascii[c]!;
+    sum += kLog2k(ascii[c]!);
     ascii[c] = 0;
-    h -= (k / n) * Math.log2(k / n);
   }
-  if (other) for (const k of other.values()) h -= (k / n) * Math.log2(k / n);
-  return h;
+  if (other) for (const k of other.values()) sum += kLog2k(k);
+  return Math.log2(n) - sum / n;
 }
 const ascii = new Uint32Array(128);
 const seen = new Uint8Array(128);
+/** k·log2 k for the counts a token has (the longest scored token is 4,096 characters). */
+const K_LOG2_K = Float64Array.from({ length: 4097 }, (_, k) => (k === 0 ? 0 : k * Math.log2(k)));
+const kLog2k = (k: number): number => (k < K_LOG2_K.length ? K_LOG2_K[k]! : k * Math.log2(k));
 
 // `$VAR` and `%VAR%` only as a whole value or before a path/separator: a
 // password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference.
