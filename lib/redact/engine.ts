@@ -26,18 +26,18 @@ const MAX_HITS_PER_KEYWORD = 200_000;
 
 interface KeywordIndex {
   readonly words: readonly string[];
-  /** Which ASCII codes (lowercased) start some keyword. */
-  readonly first: Uint8Array;
-  /** (c0 * 128 + c1) -> index into `lists`, or -1: a dense typed table, no holes. */
-  readonly pairs: Int16Array;
-  /** Keyword indices sharing a first pair of characters. */
-  readonly lists: readonly (readonly number[])[];
   /**
-   * Per list, a 128-bit set of the (lowercased) third characters its
-   * keywords have, four words a list; all bits for a list holding a
-   * two-character keyword. Most pair hits stop here without a compare.
+   * Each code unit's 6-bit code: 1-63 for the (case-folded) characters that
+   * open some keyword's first three, 0 for every other unit.
    */
-  readonly thirds: Uint32Array;
+  readonly code: Uint8Array;
+  /**
+   * (code0 << 12 | code1 << 6 | code2) -> index into `lists`, or -1: a dense
+   * typed table, no holes. A two-character keyword sits under every third code.
+   */
+  readonly triples: Int16Array;
+  /** Keyword indices sharing a triple. */
+  readonly lists: readonly (readonly number[])[];
 }
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
@@ -46,29 +46,33 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   let ix = indexCache.get(rules);
   if (ix) return ix;
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
-  const first = new Uint8Array(128);
-  const pairs = new Int16Array(128 * 128).fill(-1);
+  const code = new Uint8Array(65536);
+  let codes = 0;
+  const codeOf = (c: number): number => {
+    if (code[c] === 0) {
+      if (++codes > 63) throw new Error("more than 63 characters open keywords");
+      code[c] = codes;
+      if (c >= 97 && c <= 122) code[c - 32] = codes;
+    }
+    return code[c]!;
+  };
+  const triples = new Int16Array(1 << 18).fill(-1);
   const lists: number[][] = [];
-  for (const [k, w] of words.entries()) {
-    // ASCII only: the keyword pass folds every other unit to one value no keyword holds.
-    if (w.length < 2 || /[^\x00-\x7f]/.test(w) || w !== w.toLowerCase()) throw new Error(`bad keyword ${w}`);
-    first[w.charCodeAt(0)] = 1;
-    const p = w.charCodeAt(0) * 128 + w.charCodeAt(1);
-    if (pairs[p] === -1) {
-      pairs[p] = lists.length;
+  const put = (key: number, k: number): void => {
+    if (triples[key] === -1) {
+      triples[key] = lists.length;
       lists.push([]);
     }
-    lists[pairs[p]!]!.push(k);
+    lists[triples[key]!]!.push(k);
+  };
+  for (const [k, w] of words.entries()) {
+    // ASCII only, lower case: the pass folds A-Z and compares the rest as is.
+    if (w.length < 2 || /[^\x00-\x7f]/.test(w) || w !== w.toLowerCase()) throw new Error(`bad keyword ${w}`);
+    const pair = (codeOf(w.charCodeAt(0)) << 12) | (codeOf(w.charCodeAt(1)) << 6);
+    if (w.length === 2) for (let x = 0; x < 64; x++) put(pair | x, k);
+    else put(pair | codeOf(w.charCodeAt(2)), k);
   }
-  const thirds = new Uint32Array(lists.length * 4);
-  for (const [li, list] of lists.entries()) {
-    for (const k of list) {
-      const w = words[k]!;
-      if (w.length === 2) thirds.fill(0xffffffff, li * 4, li * 4 + 4);
-      else thirds[li * 4 + (w.charCodeAt(2) >> 5)]! |= 1 << (w.charCodeAt(2) & 31);
-    }
-  }
-  ix = { words, first, pairs, lists, thirds };
+  ix = { words, code, triples, lists };
   indexCache.set(rules, ix);
   return ix;
 }
@@ -79,37 +83,33 @@ for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
 
 /**
  * Every occurrence of every keyword, ASCII case-insensitive, in one pass over
- * the text's code units (runs.ts): a two-character table picks the few
- * candidate keywords at each position. Per-keyword `indexOf` passes (and
- * lowercasing a copy) cost hundreds of milliseconds on 5 MB of UTF-16 text;
- * `charCodeAt` per position, 40; this, 20.
+ * the text's code units (runs.ts): the codes of three characters, rolled
+ * along, pick the few candidate keywords at each position with one table
+ * lookup. Per-keyword `indexOf` passes (and lowercasing a copy) cost hundreds
+ * of milliseconds on 5 MB of UTF-16 text; a pair table read by `charCodeAt`,
+ * 70; this, 20.
  */
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
   const hits = new Map<string, number[]>();
-  const { words, first, pairs, lists, thirds } = ix;
-  const n = u.length - 1;
-  let c = n >= 0 ? FOLD[u[0]!]! : 0;
-  for (let i = 0; i < n; i++) {
-    const d = FOLD[u[i + 1]!]!;
-    if (c < 128 && first[c] === 1 && d < 128) {
-      const li = pairs[c * 128 + d]!;
-      const e = i + 2 <= n ? FOLD[u[i + 2]!]! : 0;
-      // A third character no keyword of this pair has (a non-ASCII one only ends a two-character keyword).
-      if (li !== -1 && (e < 128 ? (thirds[li * 4 + (e >> 5)]! & (1 << (e & 31))) !== 0 : thirds[li * 4] === 0xffffffff)) {
-        for (const k of lists[li]!) {
-          const w = words[k]!;
-          if (i + w.length > u.length) continue;
-          let j = 2;
-          while (j < w.length && FOLD[u[i + j]!] === w.charCodeAt(j)) j++;
-          if (j === w.length) {
-            let h = hits.get(w);
-            if (!h) hits.set(w, (h = []));
-            if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
-          }
-        }
-      }
+  const { words, code, triples, lists } = ix;
+  const n = u.length;
+  if (n < 2) return hits;
+  let key = (code[u[0]!]! << 6) | code[u[1]!]!;
+  for (let i = 0; i + 1 < n; i++) {
+    key = ((key << 6) | (i + 2 < n ? code[u[i + 2]!]! : 0)) & 0x3ffff;
+    const li = triples[key]!;
+    if (li === -1) continue;
+    for (const k of lists[li]!) {
+      const w = words[k]!;
+      if (i + w.length > n) continue;
+      // The codes matched the first three; the rest compares folded.
+      let j = 3;
+      while (j < w.length && FOLD[u[i + j]!] === w.charCodeAt(j)) j++;
+      if (j < w.length) continue;
+      let h = hits.get(w);
+      if (!h) hits.set(w, (h = []));
+      if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
     }
-    c = d;
   }
   return hits;
 }

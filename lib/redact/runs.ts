@@ -32,17 +32,40 @@ export function codeUnits(s: string): Uint16Array {
   return b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, b.length >> 1) : new Uint16Array(new Uint8Array(b).buffer);
 }
 
+/** Bits of a run's shape (tokenRuns): which classes of character it holds. */
+export const RUN_DIGIT = 1;
+export const RUN_UPPER = 2;
+export const RUN_LOWER = 4;
+export const RUN_EQUALS = 8;
+/** A run's letter count sits above the class bits, capped (the cap is past anything a rule scores). */
+const LETTERS_SHIFT = 4;
+const LETTERS_CAP = 1 << 20;
+
+/** How many letters a run's shape says it holds (at most 2^20). */
+export const runLetters = (shape: number): number => shape >>> LETTERS_SHIFT;
+
+/** Per token character: its class bit; letters carry the bit and count one (LETTER). */
+const BIT = new Uint8Array(128);
+const LETTER = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) BIT[c] = RUN_DIGIT;
+for (let c = 65; c <= 90; c++) ((BIT[c] = RUN_UPPER), (LETTER[c] = 1));
+for (let c = 97; c <= 122; c++) ((BIT[c] = RUN_LOWER), (LETTER[c] = 1));
+BIT[61] = RUN_EQUALS;
+
 /**
  * Every maximal run of token characters of at least `min` units, as flat
- * `[start, end, start, end, …]` pairs in order.
+ * `[start, end, shape, start, end, shape, …]` triples in order; a shape is
+ * the run's class bits (RUN_DIGIT…) and letter count (runLetters), counted
+ * in the same pass, so a rule can rule a run out without reading it again.
  *
  * @example
  * ```ts
- * [...tokenRuns(codeUnits("a b0123456789c d"), 10)]; // [2, 14]
+ * const r = tokenRuns(codeUnits("a b0123456789c d"), 10);
+ * [r[0], r[1], runLetters(r[2]!)]; // [2, 14, 2]
  * ```
  */
 export function tokenRuns(u: Uint16Array, min: number): Int32Array {
-  let out = new Int32Array(1024);
+  let out = new Int32Array(1536);
   let n = 0;
   const len = u.length;
   let i = 0;
@@ -53,20 +76,24 @@ export function tokenRuns(u: Uint16Array, min: number): Int32Array {
       continue;
     }
     const a = i;
-    i++;
-    while (i < len) {
+    let bits = 0;
+    let letters = 0;
+    for (; i < len; i++) {
       const d = u[i]!;
       if (d >= 128 || TOKEN[d] === 0) break;
-      i++;
+      // Table lookups, not branches: inside a random token every class branch is mispredicted.
+      bits |= BIT[d]!;
+      letters += LETTER[d]!;
     }
     if (i - a < min) continue;
-    if (n + 2 > out.length) {
+    if (n + 3 > out.length) {
       const grown = new Int32Array(out.length * 2);
       grown.set(out);
       out = grown;
     }
     out[n++] = a;
     out[n++] = i;
+    out[n++] = (Math.min(letters, LETTERS_CAP) << LETTERS_SHIFT) | bits;
   }
   return out.subarray(0, n);
 }

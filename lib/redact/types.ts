@@ -32,7 +32,7 @@ export interface ScanCtx {
   readonly s: string;
   /** `s` as code units (runs.ts), for the rules that read every character. */
   readonly units: Uint16Array;
-  /** Every run of token characters of RUN_MIN+ units in `s`, flat `[start, end, …]` (runs.ts). */
+  /** Every run of token characters of RUN_MIN+ units in `s`, flat `[start, end, shape, …]` (runs.ts). */
   readonly runs: Int32Array;
   readonly out: Finding[];
   /** Rule-local positions that keep repeated work linear (skip-until marks, cached searches). */

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { codeUnits, tokenRuns } from "../../lib/redact/runs.ts";
+import { codeUnits, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_UPPER, runLetters, tokenRuns } from "../../lib/redact/runs.ts";
 
 const runsOf = (s: string, min = 10): string[] => {
   const r = tokenRuns(codeUnits(s), min);
   const out: string[] = [];
-  for (let i = 0; i < r.length; i += 2) out.push(s.slice(r[i]!, r[i + 1]!));
+  for (let i = 0; i < r.length; i += 3) out.push(s.slice(r[i]!, r[i + 1]!));
   return out;
 };
 
@@ -33,6 +33,22 @@ describe("token runs", () => {
     expect(runsOf("tail " + "z".repeat(12))).toEqual(["z".repeat(12)]);
     expect(runsOf("q".repeat(4000))).toEqual(["q".repeat(4000)]);
     expect(runsOf("")).toEqual([]);
+  });
+
+  test("carry each run's classes and letter count, which its rules rule runs out by", () => {
+    const shapes = (s: string): [number, number][] => {
+      const r = tokenRuns(codeUnits(s), 10);
+      const out: [number, number][] = [];
+      for (let i = 0; i < r.length; i += 3) out.push([r[i + 2]! & 15, runLetters(r[i + 2]!)]);
+      return out;
+    };
+    expect(shapes("2024-01-05T10:00 abcdefghijkl ABCDEFGHIJ12 key=Value0123/+")).toEqual([
+      [RUN_DIGIT | RUN_UPPER, 1],
+      [RUN_LOWER, 12],
+      [RUN_DIGIT | RUN_UPPER, 10],
+      [RUN_DIGIT | RUN_UPPER | RUN_LOWER | RUN_EQUALS, 8],
+    ]);
+    expect(shapes("-_.~+/-_.~+/")).toEqual([[0, 0]]);
   });
 
   test("grow past their first allocation", () => {

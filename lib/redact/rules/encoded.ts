@@ -7,7 +7,10 @@
  * budget, so a payload of encoded runs stays linear.
  */
 import { decodeBase64Text, DECODED_PRIORITY, mayOpenText } from "../decode.ts";
+import { RUN_DIGIT, RUN_LOWER, RUN_UPPER } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
+
+const ALL_CLASSES = RUN_DIGIT | RUN_UPPER | RUN_LOWER;
 
 const B64_MIN = 24;
 const RUN_MAX = 65536;
@@ -41,9 +44,10 @@ function mixed(u: Uint16Array, i: number, j: number): boolean {
  */
 function base64Runs(ctx: ScanCtx): void {
   const { s, units: u, runs } = ctx;
-  for (let r = 0; r < runs.length; r += 2) {
+  for (let r = 0; r < runs.length; r += 3) {
     const end = runs[r + 1]!;
-    if (end - runs[r]! < B64_MIN) continue;
+    // No piece of a run has a class the whole run lacks (mixed() below).
+    if (end - runs[r]! < B64_MIN || (runs[r + 2]! & ALL_CLASSES) !== ALL_CLASSES) continue;
     for (let i = runs[r]!; i < end; ) {
       let j = i;
       while (j < end && u[j] !== 46 && u[j] !== 126) j++;

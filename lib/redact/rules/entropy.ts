@@ -26,7 +26,7 @@
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
 import { classifyKey, entropy, negatedKey } from "../keys.ts";
-import { isTokenUnit, RUN_MIN } from "../runs.ts";
+import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 /** Longest run scored unlabelled; a label lets runs of up to LABELLED_MAX through (STS session tokens run ~800). */
@@ -102,7 +102,8 @@ CLASS[45] = DASH;
 const CLASS_COUNTS = new Int32Array(7);
 
 function countClasses(t: string, from: number, to: number): void {
-  CLASS_COUNTS.fill(0);
+  // Seven stores: `fill` is a native call that costs more than the loop on a short token.
+  CLASS_COUNTS[0] = CLASS_COUNTS[1] = CLASS_COUNTS[2] = CLASS_COUNTS[3] = CLASS_COUNTS[4] = CLASS_COUNTS[5] = CLASS_COUNTS[6] = 0;
   for (let i = from; i < to; i++) CLASS_COUNTS[CLASS[t.charCodeAt(i)]!]!++;
 }
 
@@ -366,9 +367,12 @@ export const entropyRule: Rule = {
     const skip = s.includes("-----BEGIN ") ? publicBlocks(s) : [];
     let k = 0;
     const runs = ctx.runs;
-    for (let r = 0; r < runs.length; r += 2) {
+    for (let r = 0; r < runs.length; r += 3) {
       const i = runs[r]!;
       const j = runs[r + 1]!;
+      const shape = runs[r + 2]!;
+      // consider()'s first test, on the whole run: what fails it here fails on every part of it.
+      if (!mayBeToken(runLetters(shape), (shape & RUN_DIGIT) !== 0, (shape & RUN_UPPER) !== 0, (shape & RUN_LOWER) !== 0, j - i)) continue;
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
       let a = i;
       if (a >= 1 && s.charCodeAt(a - 1) === 92) {
@@ -380,7 +384,7 @@ export const entropyRule: Rule = {
       const len = j - a;
       while (k < skip.length && skip[k]![1] <= a) k++;
       const inPublic = k < skip.length && skip[k]![0] <= a;
-      if (!inPublic && len >= LABELLED_MIN && len <= LABELLED_MAX * 2) consider(ctx, a, j, bare);
+      if (!inPublic && len >= LABELLED_MIN && len <= LABELLED_MAX * 2) consider(ctx, a, j, bare, a === i ? shape : -1);
     }
   },
 };
@@ -412,30 +416,40 @@ function aloneOnLine(s: string, a: number, b: number): boolean {
   return i >= 0 || j < s.length;
 }
 
-function consider(ctx: ScanCtx, a: number, b: number, bare: Bar): void {
+/**
+ * What randomToken asks first, over a whole run (its core is a part of it, so
+ * this only rules out what would fail anyway): 4+ letters, and a digit or
+ * both cases in 12+. Most `key=value` halves and dates stop here.
+ */
+const mayBeToken = (letters: number, digit: boolean, upper: boolean, lower: boolean, len: number): boolean =>
+  letters >= 4 && (digit || (upper && lower && len >= 12));
+
+/** `shape` is tokenRuns' shape of exactly `s[a..b)`, or -1 when it is only a part of a run. */
+function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number): void {
   const s = ctx.s;
   // `=` inside a run is an assignment (`Key=value`, `a=b=c`), not base64 padding: score each side.
   let eq = -1;
-  for (let i = a; i < b - 1; i++) if (s.charCodeAt(i) === 61) {
-    eq = i;
-    break;
+  if (shape === -1 || (shape & RUN_EQUALS) !== 0) {
+    for (let i = a; i < b - 1; i++) if (s.charCodeAt(i) === 61) {
+      eq = i;
+      break;
+    }
   }
   if (eq !== -1 && s.charCodeAt(eq + 1) !== 61) {
     let e = eq;
     while (e > a && s.charCodeAt(e - 1) === 61) e--;
-    if (e - a >= LABELLED_MIN) consider(ctx, a, e, bare);
+    if (e - a >= LABELLED_MIN) consider(ctx, a, e, bare, -1);
     let f = eq + 1;
-    if (b - f >= LABELLED_MIN) consider(ctx, f, b, bare);
+    if (b - f >= LABELLED_MIN) consider(ctx, f, b, bare, -1);
     return;
   }
-  // What randomToken asks first, over the whole run (its core is a part of it, so this only rules
-  // out what would fail anyway): 4+ letters, and a digit or both cases in 12+. Most `key=value`
-  // halves and dates stop here, before any slice.
-  countClasses(s, a, b);
-  const upper = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]! > 0;
-  const lower = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]! > 0;
-  const letters = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
-  if (letters < 4 || (CLASS_COUNTS[DIGIT] === 0 && !(upper && lower && b - a >= 12))) return;
+  // The whole run passed mayBeToken in scanHits; a part of one is counted again, before any slice.
+  if (shape === -1) {
+    countClasses(s, a, b);
+    const ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
+    const lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
+    if (!mayBeToken(ups + lows, CLASS_COUNTS[DIGIT]! > 0, ups > 0, lows > 0, b - a)) return;
+  }
   const prev = a > 0 ? s.charCodeAt(a - 1) : 32;
   // Inside a word or an escape sequence, or part of our own tag.
   if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
