@@ -117,13 +117,16 @@ export class Copies {
       // share a prefix (a hundred `ghp_…`) still cost one lookup per length;
       // the compare budget keeps a payload built to collide linear anyway.
       const ix = (this.index ??= this.buildIndex());
-      const { pairs, mask } = ix;
+      const { pairs, mask, second, shift } = ix;
       let budget = 64 * s.length + 1_000_000;
       // key4 rolled along: drop the leaving character's term, shift, add the next one (exact: below 2^31).
       let h = key4(s, 0);
       for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
         if (i > 0) h = (h - s.charCodeAt(i - 1) * 29791) * 31 + s.charCodeAt(i + 3);
         if (pairs[h & mask] !== 1) continue;
+        // Most passes are chance (about one position in 64): a second table of the first eight
+        // characters' hash, when every form has eight, turns all but a few of them away.
+        if (second !== undefined && (i + 8 > s.length || second[mix8(h, key4(s, i + 4)) >>> shift] !== 1)) continue;
         const byLen = ix.heads.get(h);
         if (!byLen) continue;
         for (let x = 0; x < byLen.length; x++) {
@@ -183,10 +186,14 @@ export class Copies {
     const bits = Math.min(20, Math.max(16, Math.ceil(Math.log2(this.variants.size * 64))));
     const mask = (1 << bits) - 1;
     const pairs = new Uint8Array(1 << bits);
+    const shift = 32 - bits;
+    let second: Uint8Array | undefined = new Uint8Array(1 << bits);
     for (const v of this.variants.values()) {
       const t = v.text;
       const h = key4(t, 0);
       pairs[h & mask] = 1;
+      if (t.length < 8) second = undefined;
+      else if (second) second[mix8(h, key4(t, 4)) >>> shift] = 1;
       let byLen = heads.get(h);
       if (!byLen) heads.set(h, (byLen = []));
       let byKey = byLen.find((x) => x.len === t.length)?.byKey;
@@ -196,14 +203,20 @@ export class Copies {
       if (!l) byKey.set(k, (l = []));
       l.push(v);
     }
-    return { pairs, mask, heads };
+    return { pairs, mask, second, shift, heads };
   }
 }
 
-/** A bit table of first-four-character hashes, then variants by first four, length and last four characters. */
+/**
+ * A bit table of first-four-character hashes; when every form has eight
+ * characters, a second of first-eight hashes read from the top `32 - shift`
+ * bits; then variants by first four, length and last four characters.
+ */
 interface CopyIndex {
   readonly pairs: Uint8Array;
   readonly mask: number;
+  readonly second: Uint8Array | undefined;
+  readonly shift: number;
   readonly heads: Map<number, LengthBucket[]>;
 }
 
@@ -220,6 +233,9 @@ interface LengthBucket {
  */
 const key4 = (s: string, i: number): number =>
   ((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3);
+
+/** One 32-bit hash of two key4s (multiply, xor, multiply: its top bits depend on all eight units). */
+const mix8 = (h: number, g: number): number => Math.imul(Math.imul(h, 0x9e3779b1) ^ g, 0x85ebca6b);
 
 const TAG = /\[REDACTED:[a-z0-9-]{1,64}:[0-9a-f]{4}\]/g;
 
