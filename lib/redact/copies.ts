@@ -7,6 +7,8 @@
  * and base64 forms, with the same kind and tag.
  */
 
+import { codeUnits } from "./runs.ts";
+
 /** Shortest found value whose copies are masked; shorter finds are masked where found only. */
 export const COPY_MIN = 4;
 /** Below this length a copy must stand alone (no letter or digit either side): `abcd` inside `abcdef` is no copy. */
@@ -119,10 +121,14 @@ export class Copies {
       const ix = (this.index ??= this.buildIndex());
       const { pairs, mask, second, shift } = ix;
       let budget = 64 * s.length + 1_000_000;
-      // key4 rolled along: drop the leaving character's term, shift, add the next one (exact: below 2^31).
+      // Code units from a typed array, not charCodeAt, and int32 arithmetic: the loop visits every position.
+      const u = codeUnits(s);
+      const last = u.length - this.minLen;
+      // key4 rolled along: drop the leaving unit's term, shift, add the next one. Wrapping int32
+      // steps give key4 mod 2^32, which is key4 itself (below 2^31).
       let h = key4(s, 0);
-      for (let i = 0; i + this.minLen <= s.length && budget > 0; i++) {
-        if (i > 0) h = (h - s.charCodeAt(i - 1) * 29791) * 31 + s.charCodeAt(i + 3);
+      for (let i = 0; i <= last && budget > 0; i++) {
+        if (i > 0) h = (Math.imul(h - Math.imul(u[i - 1]!, 29791), 31) + u[i + 3]!) | 0;
         if (pairs[h & mask] !== 1) continue;
         // Most passes are chance (about one position in 64): a second table of the first eight
         // characters' hash, when every form has eight, turns all but a few of them away.

@@ -246,29 +246,61 @@ export function randomToken(t: string, bar: Bar): boolean {
   const n = t.length;
   if (n < bar.min || n > (bar === LABELLED ? LABELLED_MAX : MAX)) return false;
   // One pass for the character classes: most runs (identifiers, words) stop here.
-  countClasses(t, 0, n);
-  const digits = CLASS_COUNTS[DIGIT]!;
-  const ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
-  const lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
-  const hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
+  const f = factsOf(t);
+  const { digits, ups, lows } = f;
   const letters = ups + lows;
   if (letters < 4) return false;
   // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
   if (digits === 0 && !(n >= (bar === LABELLED ? 12 : 20) && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
   // Single-case hex is a digest or an id; mixed-case hex (`6d2FabeB6ADd…`) is not what hashes print.
-  if (hexOnly && (UUID.test(t) || HEX.test(t))) {
+  if (f.hexOnly && (UUID.test(t) || HEX.test(t))) {
     if (UUID.test(t)) return bar.uuid;
     if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
     // What n random hex digits give on average (see below), less the bar's margin: 14 digits after a label count.
-    return entropy(t) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
+    return (f.entropy ??= entropy(t)) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
   }
   // The entropy bar first (one pass, no allocation): most candidates fail it, and every test after it is dearer.
   const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
   // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
   const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
-  if (entropy(t) < Math.min(expected, Math.log2(n)) * bar.frac) return false;
-  if (wordCover(t) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  if ((f.entropy ??= entropy(t)) < Math.min(expected, Math.log2(n)) * bar.frac) return false;
+  if ((f.cover ??= wordCover(t)) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  // The rest of the tests do not depend on the bar.
+  return (f.shapeless ??= shapeless(t));
+}
+
+/** What randomToken's last token was found to be, kept for the next call on the same token (the bare bar after the labelled one). */
+interface TokenFacts {
+  t: string;
+  digits: number;
+  ups: number;
+  lows: number;
+  hexOnly: boolean;
+  entropy: number | undefined;
+  cover: number | undefined;
+  shapeless: boolean | undefined;
+}
+let lastFacts: TokenFacts | undefined;
+
+function factsOf(t: string): TokenFacts {
+  if (lastFacts?.t === t) return lastFacts;
+  countClasses(t, 0, t.length);
+  lastFacts = {
+    t,
+    digits: CLASS_COUNTS[DIGIT]!,
+    ups: CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!,
+    lows: CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!,
+    hexOnly: CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0,
+    entropy: undefined,
+    cover: undefined,
+    shapeless: undefined,
+  };
+  return lastFacts;
+}
+
+/** Not a path, name, regex source, public key or charset table: nothing but random. */
+function shapeless(t: string): boolean {
   if (structured(t)) return false;
   // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
   if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
