@@ -210,22 +210,33 @@ function structured(t: string): boolean {
   if (t.indexOf("-") < 0 && t.indexOf("_") < 0 && t.indexOf("/") < 0) return false;
   // Paths: two or more slashes with a word segment.
   // Half the segments words: random base64 has slashes too, and a long one has a letters-only segment somewhere.
-  if ((t.match(/\//g) ?? []).length >= 2) {
+  const slash = t.indexOf("/");
+  if (slash >= 0 && t.indexOf("/", slash + 1) >= 0) {
     const segs = t.split("/").filter((seg) => seg.length > 0);
     if (segs.filter((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg)).length * 2 >= segs.length) return true;
   }
   // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
+  // The cheap piece test first: a random token's first piece fails it.
   const pieces = t.split(/[-_/]+/).filter((p) => p.length > 0);
-  // Capitals only count as a name's piece when they read as a word or an acronym (`HEADER`, `HTTP2`),
-  // not random (`BZWZYWJ`): request keys print as `IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG`.
-  const capsOk = (p: string): boolean => {
-    for (const m of p.matchAll(/[A-Z]{5,}/g)) if (!wordLike(m[0], 0, m[0].length)) return false;
-    return true;
-  };
-  // Sizes and counts with a unit (`26B`, `4k`, `64bit`) are pieces too: `GEMMA_4_26B_A4B_IT_MODEL`.
-  if (pieces.length >= 2 && pieces.every(capsOk) && pieces.every((p) => /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^\d{1,4}[A-Za-z]{1,3}$|^[vV]\d{1,3}$/.test(p))) return true;
-  return false;
+  return pieces.length >= 2 && pieces.every((p) => PIECE.test(p)) && pieces.every(capsOk);
+}
+
+/**
+ * A name's piece: a word, Capitalized word, acronym or camelCase run with an
+ * optional number; sizes and counts with a unit (`26B`, `4k`, `64bit`:
+ * `GEMMA_4_26B_A4B_IT_MODEL`); a number; a version.
+ */
+const PIECE = /^(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,4}[A-Za-z]{0,3}\d{0,3})?$|^\d{1,8}$|^\d{1,4}[A-Za-z]{1,3}$|^[vV]\d{1,3}$/;
+
+/**
+ * Capitals only count as a name's piece when they read as a word or an
+ * acronym (`HEADER`, `HTTP2`), not random (`BZWZYWJ`): request keys print as
+ * `IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG`.
+ */
+function capsOk(p: string): boolean {
+  for (const m of p.matchAll(/[A-Z]{5,}/g)) if (!wordLike(m[0], 0, m[0].length)) return false;
+  return true;
 }
 
 interface Bar {
