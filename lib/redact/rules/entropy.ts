@@ -292,22 +292,22 @@ interface TokenFacts {
   cover: number | undefined;
   shapeless: boolean | undefined;
 }
-let lastFacts: TokenFacts | undefined;
+/** One record, rewritten per token: no allocation on a path that runs for every candidate. */
+const lastFacts: TokenFacts = { t: "", digits: 0, ups: 0, lows: 0, hexOnly: false, entropy: undefined, cover: undefined, shapeless: undefined };
 
 function factsOf(t: string): TokenFacts {
-  if (lastFacts?.t === t) return lastFacts;
+  const f = lastFacts;
+  if (f.t === t) return f;
   countClasses(t, 0, t.length);
-  lastFacts = {
-    t,
-    digits: CLASS_COUNTS[DIGIT]!,
-    ups: CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!,
-    lows: CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!,
-    hexOnly: CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0,
-    entropy: undefined,
-    cover: undefined,
-    shapeless: undefined,
-  };
-  return lastFacts;
+  f.t = t;
+  f.digits = CLASS_COUNTS[DIGIT]!;
+  f.ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
+  f.lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
+  f.hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
+  f.entropy = undefined;
+  f.cover = undefined;
+  f.shapeless = undefined;
+  return f;
 }
 
 /** Not a path, name, regex source, public key or charset table: nothing but random. */
