@@ -70,3 +70,27 @@ describe("every rule scans near misses in linear time", () => {
     }, 60_000);
   }
 });
+
+describe("the entropy rule's shape tests on a crafted token", () => {
+  // A token of name-like pieces (`Qab123_Rcd456_…`) that fails only at its end makes a regex
+  // joining the pieces retry every way of matching them if a piece can match two ways: the
+  // joined test (PIECES in rules/entropy.ts) took 9 s at 14 pieces before its pieces were made
+  // unambiguous. Against a random token of the same length, it must cost about the same.
+  const rng = (() => {
+    let x = 0x2545f491;
+    return () => ((x = Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) ^ (x + 0x6d2b79f5)) >>> 0) / 2 ** 32;
+  })();
+  const pick = (set: string) => set[Math.floor(rng() * set.length)]!;
+  const pieces = (n: number) =>
+    Array.from({ length: n }, () => pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + pick("abcdefghijklmnopqrstuvwxyz") + pick("abcdefghijklmnopqrstuvwxyz") + String(Math.floor(rng() * 9000) + 1000)).join("_");
+  const random = (n: number) => Array.from({ length: n }, () => pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")).join("");
+
+  test("pieces joined by _ and ended by a stray character cost what a random token costs", () => {
+    // Thirteen pieces: enough for seconds of retries when a piece is ambiguous, few enough that the failing run ends.
+    const crafted = Array.from({ length: 3 }, () => `api_key: ${pieces(13)}_+x\n`).join("");
+    const plain = Array.from({ length: 3 }, (_, i) => `api_key: ${random(crafted.split("\n")[i]!.length - 9)}\n`).join("");
+    const a = cost(BUILTIN_RULES, plain);
+    const b = cost(BUILTIN_RULES, crafted);
+    expect({ ok: b <= 20 || b / Math.max(a, 1) < 12, a, b }).toMatchObject({ ok: true });
+  }, 60_000);
+});
