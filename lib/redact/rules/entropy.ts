@@ -162,12 +162,18 @@ function wordLike(t: string, from: number, to: number): boolean {
  * symbols and lower-to-upper steps, lowercase or Capitalized or all capitals;
  * capitals before lowercase (`JSSyntax`) are an acronym and then a word.
  * One pass, no regex: it runs on every candidate token.
+ *
+ * Stops as soon as the share cannot pass `floor` and then says 0: a caller
+ * comparing it with a bar at or above `floor` learns the same, and a random
+ * token (no words) is read only as far as that.
  */
-function wordCover(t: string): number {
+function wordCover(t: string, floor: number): number {
   let covered = 0;
   const n = t.length;
+  const most = floor * n;
   let i = 0;
   while (i < n) {
+    if (covered + (n - i) <= most) return 0;
     let c = t.charCodeAt(i);
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) {
       i++;
@@ -263,6 +269,7 @@ interface Bar {
 const BARE: Bar = { min: 20, frac: 0.86, hex: false, uuid: false, words: 0.45 };
 const BARE_STRICT: Bar = { min: 16, frac: 0.8, hex: true, uuid: false, words: 0.6 };
 const LABELLED: Bar = { min: LABELLED_MIN, frac: 0.75, hex: true, uuid: true, words: 0.5 };
+const WORDS_FLOOR = Math.min(BARE.words, BARE_STRICT.words, LABELLED.words);
 
 /** Whether token `t` passes `bar`: looks random and is not one of the guarded shapes. */
 export function randomToken(t: string, bar: Bar): boolean {
@@ -288,7 +295,8 @@ export function randomToken(t: string, bar: Bar): boolean {
   // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
   const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
   if ((f.entropy ??= entropy(t)) < Math.min(expected, Math.log2(n)) * bar.frac) return false;
-  if ((f.cover ??= wordCover(t)) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  // Every bar's word limit is at least WORDS_FLOOR (half of it without digits): the cover is computed once for both.
+  if ((f.cover ??= wordCover(t, digits === 0 ? WORDS_FLOOR / 2 : WORDS_FLOOR)) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
   // The rest of the tests do not depend on the bar.
   return (f.shapeless ??= shapeless(t));
 }
