@@ -65,7 +65,10 @@ test("one hook under qemu: exit 0, silent, the record written", () => {
   expect(r.stdout).toBe("");
   expect(readdirSync(join(home, "sessions"))).toEqual(["arm.jsonl"]);
   const rec = JSON.parse(readFileSync(join(home, "sessions", "arm.jsonl"), "utf8"));
-  expect(rec).toMatchObject({ type: "message", role: "user", text: "from arm64", session_id: "arm" });
+  // Emulated, the hook takes ~2.2 s of its ~2.5 s deadline: when it runs over, the observer rules
+  // still hold (exit 0, silent) and the payload is kept whole as a budget cut, never lost.
+  if (rec.type === "payload_cut") expect(rec).toMatchObject({ reason: "budget", session_id: "arm", head: payload });
+  else expect(rec).toMatchObject({ type: "message", role: "user", text: "from arm64", session_id: "arm" });
 }, 120_000);
 
 test("redact under qemu", () => {
