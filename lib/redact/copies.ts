@@ -101,8 +101,10 @@ export class Copies {
   /**
    * Spans `[start, end, known]` of copies in `s`, non-overlapping, longest
    * form first at each position; none inside an existing `[REDACTED:…]` tag.
+   * `units` is `s` as code units when the caller already has them (the scan
+   * made them): making them again costs more than the search on 5 MB.
    */
-  find(s: string): [number, number, Known][] {
+  find(s: string, units?: Uint16Array): [number, number, Known][] {
     if (this.variants.size === 0 || s.length < this.minLen) return [];
     const hits: [number, number, Known][] = [];
     if (this.variants.size <= 24) {
@@ -118,22 +120,13 @@ export class Copies {
       // first four characters, then by length and last four, so finds that
       // share a prefix (a hundred `ghp_…`) still cost one lookup per length;
       // the compare budget keeps a payload built to collide linear anyway.
+      // The position filter is a function of its own (passing) so the JIT keeps it tight.
       const ix = (this.index ??= this.buildIndex());
-      const { pairs, mask, second, shift } = ix;
+      const at = passing(units ?? codeUnits(s), this.minLen, ix);
       let budget = 64 * s.length + 1_000_000;
-      // Code units from a typed array, not charCodeAt, and int32 arithmetic: the loop visits every position.
-      const u = codeUnits(s);
-      const last = u.length - this.minLen;
-      // key4 rolled along: drop the leaving unit's term, shift, add the next one. Wrapping int32
-      // steps give key4 mod 2^32, which is key4 itself (below 2^31).
-      let h = key4(s, 0);
-      for (let i = 0; i <= last && budget > 0; i++) {
-        if (i > 0) h = (Math.imul(h - Math.imul(u[i - 1]!, 29791), 31) + u[i + 3]!) | 0;
-        if (pairs[h & mask] !== 1) continue;
-        // Most passes are chance (about one position in 64): a second table of the first eight
-        // characters' hash, when every form has eight, turns all but a few of them away.
-        if (second !== undefined && (i + 8 > s.length || second[mix8(h, key4(s, i + 4)) >>> shift] !== 1)) continue;
-        const byLen = ix.heads.get(h);
+      for (let c = 0; c < at.length && budget > 0; c++) {
+        const i = at[c]!;
+        const byLen = ix.heads.get(key4(s, i));
         if (!byLen) continue;
         for (let x = 0; x < byLen.length; x++) {
           const { len, byKey } = byLen[x]!;
@@ -230,6 +223,37 @@ interface CopyIndex {
 interface LengthBucket {
   readonly len: number;
   readonly byKey: Map<number, Variant[]>;
+}
+
+/**
+ * Positions in `u` where a form may start: the first four units' key is in
+ * the first table and, when there is one, the first eight's hash in the
+ * second. A loop of its own over the code units (a typed array, int32
+ * arithmetic): it visits every position of the text, and as a small
+ * function the JIT compiles it to a few instructions per position.
+ */
+function passing(u: Uint16Array, minLen: number, ix: CopyIndex): Int32Array {
+  const { pairs, mask, second, shift } = ix;
+  let out = new Int32Array(256);
+  let n = 0;
+  const last = u.length - minLen;
+  if (last < 0) return out.subarray(0, 0);
+  // key4 rolled along: drop the leaving unit's term, shift, add the next one. Wrapping int32
+  // steps give key4 mod 2^32, which is key4 itself (below 2^31).
+  let h = ((u[0]! * 31 + u[1]!) * 31 + u[2]!) * 31 + u[3]!;
+  for (let i = 0; i <= last; i++) {
+    if (i > 0) h = (Math.imul(h - Math.imul(u[i - 1]!, 29791), 31) + u[i + 3]!) | 0;
+    if (pairs[h & mask] !== 1) continue;
+    // Most passes are chance (about one position in 64): the second table turns all but a few away.
+    if (second !== undefined && second[mix8(h, ((u[i + 4]! * 31 + u[i + 5]!) * 31 + u[i + 6]!) * 31 + u[i + 7]!) >>> shift] !== 1) continue;
+    if (n === out.length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(out);
+      out = grown;
+    }
+    out[n++] = i;
+  }
+  return out.subarray(0, n);
 }
 
 /**

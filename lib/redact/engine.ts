@@ -132,6 +132,8 @@ export interface ScanOpts {
   readonly depth?: number;
   readonly budget?: { left: number };
   readonly strict?: boolean;
+  /** `s` as code units (runs.ts codeUnits), when the caller already made them for a later pass. */
+  readonly units?: Uint16Array;
 }
 
 /**
@@ -174,7 +176,7 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   const out: Finding[] = [];
   if (s.length < 4) return out;
   const depth = opts.depth ?? 0;
-  const units = codeUnits(s);
+  const units = opts.units ?? codeUnits(s);
   const ctx: ScanCtx = { s, units, runs: tokenRuns(units, RUN_MIN), out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
   const hits = findKeywords(units, keywordIndex(rules));
   for (const rule of rules) {

@@ -31,6 +31,7 @@ import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerpri
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 import { publicValueKey } from "./rules/entropy.ts";
+import { codeUnits } from "./runs.ts";
 
 export { KINDS } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
@@ -177,6 +178,8 @@ const DEPTH_GUARD = 256;
 const K8S_DATA = "k8s-secret:data";
 const K8S_STRING = "k8s-secret:stringData";
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
+/** From this length a string's code units are kept between the passes (below it, making them again is cheaper than holding them). */
+const KEEP_UNITS = 4096;
 
 /**
  * Builds a redactor. Cheap: rules are module-level and their regexes compile
@@ -194,8 +197,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const tag = makeTagger(config.fingerprintKey);
   const strict = config.strict === true;
 
-  const segmentsOf = (s: string, budget: { left: number }): Segment[] => {
-    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict }));
+  const segmentsOf = (s: string, budget: { left: number }, units: Uint16Array | undefined): Segment[] => {
+    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict, units }));
     return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
   };
 
@@ -229,6 +232,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   interface Plan {
     readonly whole?: { readonly kind: string; readonly within?: string };
     readonly segs: readonly Segment[];
+    /** The string's code units, kept from pass 1 for the copy search of pass 2 (long strings only). */
+    readonly units?: Uint16Array;
   }
   const NO_SEGS: Plan = { segs: [] };
 
@@ -236,7 +241,9 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const planString = (s: string, call: Call, key?: string, forced?: string): Plan => {
     if (s.length === 0) return NO_SEGS;
     const container = containerKind(s, key, forced, call);
-    let segs = container ? [] : segmentsOf(s, call);
+    // Converting 5 MB to code units costs ~10 ms and a 10 MB buffer: once for both passes.
+    const units = !container && s.length >= KEEP_UNITS ? codeUnits(s) : undefined;
+    let segs = container ? [] : segmentsOf(s, call, units);
     // A value under a key that names a signature, hash, id or name (`"signature": "<base64>"`):
     // the unlabelled-entropy rule does not get to call the whole value a secret.
     if (key !== undefined && segs.length > 0 && publicValueKey(key)) segs = segs.filter((g) => g.rule !== "entropy" || g.end - g.start < s.trim().length);
@@ -259,7 +266,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       const secret = s.slice(g.start, g.end);
       call.copies.add(secret, { kind: g.kind, tag: tag(secret) });
     }
-    return segs.length === 0 ? NO_SEGS : { segs };
+    return segs.length === 0 && units === undefined ? NO_SEGS : { segs, units };
   };
 
   /** Pass 2 for one string: its own segments plus every copy of a secret found anywhere in the call. */
@@ -270,7 +277,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       found?.push(plan.whole.within ? { ...f, within: plan.whole.within } : f);
       return `[REDACTED:${plan.whole.kind}:${tag(s)}]`;
     }
-    const segs = withCopies(s, plan.segs, call.copies);
+    const segs = withCopies(s, plan.segs, call.copies, plan.units);
     if (found && segs.length > 0) {
       const at = lineCols(s, segs.map((g) => g.start));
       segs.forEach((g, i) => {
@@ -376,7 +383,7 @@ interface Call {
  * `segs` plus a segment for every copy of a known secret that no segment
  * already covers, in order. A copy carries the original's tag.
  */
-function withCopies(s: string, segs0: readonly Segment[], copies: Copies): readonly Segment[] {
+function withCopies(s: string, segs0: readonly Segment[], copies: Copies, units: Uint16Array | undefined): readonly Segment[] {
   if (copies.size === 0) return segs0;
   // A token the entropy rule found that is a copy of a secret a stronger rule named elsewhere: that name.
   const segs = segs0.map((g) => {
@@ -384,7 +391,7 @@ function withCopies(s: string, segs0: readonly Segment[], copies: Copies): reado
     const k = copies.lookup(s.slice(g.start, g.end));
     return k && k.kind !== g.kind ? { ...g, kind: k.kind } : g;
   });
-  const spans = copies.find(s);
+  const spans = copies.find(s, units);
   if (spans.length === 0) return segs;
   const out: Segment[] = [];
   let j = 0;
