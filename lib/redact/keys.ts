@@ -217,7 +217,7 @@ export function entropy(s: string): number {
   const n = s.length;
   if (n === 0) return 0;
   // Typed counts for ASCII (every token alphabet); a Map only for the rest. Only the codes
-  // seen are summed and reset after (no 128-entry fill per call: this runs on every candidate).
+  // seen are counted into `seen` and reset after (no 128-entry fill per call: this runs on every candidate).
   let other: Map<number, number> | undefined;
   let distinct = 0;
   for (let i = 0; i < n; i++) {
@@ -226,15 +226,37 @@ export function entropy(s: string): number {
       if (ascii[c]!++ === 0) seen[distinct++] = c;
     } else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
-  // -Σ (k/n)·log2(k/n) = log2 n - Σ k·log2 k / n: one log per call, the rest from a table.
+  let sum = sumCounted(distinct);
+  if (other) for (const k of other.values()) sum += kLog2k(k);
+  return Math.log2(n) - sum / n;
+}
+
+/**
+ * `entropy` of the ASCII code units `u[from..to)` (a token run: runs.ts),
+ * read from the typed array rather than from a slice of the text.
+ *
+ * @example
+ * ```ts
+ * entropyOfUnits(new Uint16Array([97, 98, 97, 98]), 0, 4); // 1
+ * ```
+ */
+export function entropyOfUnits(u: Uint16Array, from: number, to: number): number {
+  const n = to - from;
+  if (n <= 0) return 0;
+  let distinct = 0;
+  for (let i = from; i < to; i++) if (ascii[u[i]! & 127]!++ === 0) seen[distinct++] = u[i]! & 127;
+  return Math.log2(n) - sumCounted(distinct) / n;
+}
+
+/** Σ k·log2 k over the `distinct` codes counted in `ascii`, resetting them: -Σ (k/n)·log2(k/n) = log2 n - Σ k·log2 k / n, one log per call. */
+function sumCounted(distinct: number): number {
   let sum = 0;
   for (let x = 0; x < distinct; x++) {
     const c = seen[x]!;
     sum += kLog2k(ascii[c]!);
     ascii[c] = 0;
   }
-  if (other) for (const k of other.values()) sum += kLog2k(k);
-  return Math.log2(n) - sum / n;
+  return sum;
 }
 const ascii = new Uint32Array(128);
 const seen = new Uint8Array(128);

@@ -25,7 +25,7 @@
  * knows the token's kind wins on overlap.
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
-import { classifyKey, entropy, negatedKey } from "../keys.ts";
+import { classifyKey, entropyOfUnits, negatedKey } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -75,7 +75,6 @@ const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
 /** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
 const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=|])[ \t]{0,4}(?:\\?["'`])?$/;
 const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
-const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
 const PUBLIC_DER = /^(?:MFkwEwYHKoZIzj0|MHYwEAYHKoZIzj0|MIGbMBAGByqGSM49|MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A|MIICIjANBgkqhkiG9w0BAQEFAAOCAg8A|MCowBQYDK2Vw|AAAAB3NzaC1|AAAAC3NzaC1|AAAAE2VjZHNh)/;
@@ -101,10 +100,10 @@ CLASS[45] = DASH;
 /** What the last countClasses call counted, per class. */
 const CLASS_COUNTS = new Int32Array(7);
 
-function countClasses(t: string, from: number, to: number): void {
+function countClasses(u: Uint16Array, from: number, to: number): void {
   // Seven stores: `fill` is a native call that costs more than the loop on a short token.
   CLASS_COUNTS[0] = CLASS_COUNTS[1] = CLASS_COUNTS[2] = CLASS_COUNTS[3] = CLASS_COUNTS[4] = CLASS_COUNTS[5] = CLASS_COUNTS[6] = 0;
-  for (let i = from; i < to; i++) CLASS_COUNTS[CLASS[t.charCodeAt(i)]!]!++;
+  for (let i = from; i < to; i++) CLASS_COUNTS[CLASS[u[i]!]!]!++;
 }
 
 const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
@@ -129,12 +128,12 @@ const PAIR_LEVEL = new Uint8Array(26 * 26);
 for (let x = 0; x < 26; x++) for (let y = 0; y < 26; y++) PAIR_LEVEL[x * 26 + y] = PAIR_LEVELS[x]!.charCodeAt(y) - 48;
 
 /**
- * Whether letters `t[from..to)` read as a word: 4+ letters, a vowel share of
+ * Whether letters `u[from..to)` read as a word: 4+ letters, a vowel share of
  * 0.15 to 0.67, no five consonants in a row, and letter pairs that English
  * uses (a mean level of 3.5: about one random run in ten reaches it;
  * `Byte`, `String`, `Extension`, `Hashedrekord` do).
  */
-function wordLike(t: string, from: number, to: number): boolean {
+function wordLike(u: Uint16Array, from: number, to: number): boolean {
   const len = to - from;
   if (len < 4) return false;
   let vowels = 0;
@@ -142,7 +141,7 @@ function wordLike(t: string, from: number, to: number): boolean {
   let level = 0;
   let prev = -1;
   for (let x = from; x < to; x++) {
-    const l = (t.charCodeAt(x) | 32) - 97;
+    const l = (u[x]! | 32) - 97;
     if (isVowel(l + 97)) {
       vowels++;
       cons = 0;
@@ -157,7 +156,7 @@ function wordLike(t: string, from: number, to: number): boolean {
 }
 
 /**
- * The share of `t` covered by letter runs that read like words (`User`,
+ * The share of token `u[from..to)` covered by letter runs that read like words (`User`,
  * `token`, `Name`; a CONSTANT_NAME's parts too): runs split at digits,
  * symbols and lower-to-upper steps, lowercase or Capitalized or all capitals;
  * capitals before lowercase (`JSSyntax`) are an acronym and then a word.
@@ -167,14 +166,14 @@ function wordLike(t: string, from: number, to: number): boolean {
  * comparing it with a bar at or above `floor` learns the same, and a random
  * token (no words) is read only as far as that.
  */
-function wordCover(t: string, floor: number): number {
+function wordCover(u: Uint16Array, from: number, to: number, floor: number): number {
   let covered = 0;
-  const n = t.length;
+  const n = to - from;
   const most = floor * n;
-  let i = 0;
-  while (i < n) {
-    if (covered + (n - i) <= most) return 0;
-    let c = t.charCodeAt(i);
+  let i = from;
+  while (i < to) {
+    if (covered + (to - i) <= most) return 0;
+    let c = u[i]!;
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) {
       i++;
       continue;
@@ -182,8 +181,8 @@ function wordCover(t: string, floor: number): number {
     const start = i;
     let uppers = 0;
     let lowers = 0;
-    while (i < n) {
-      c = t.charCodeAt(i);
+    while (i < to) {
+      c = u[i]!;
       const up = c >= 65 && c <= 90;
       if (!up && !(c >= 97 && c <= 122)) break;
       // A lower-to-upper step starts a new run (`getUser` -> `get`, `User`).
@@ -193,25 +192,25 @@ function wordCover(t: string, floor: number): number {
       i++;
     }
     // `JSSyntax`, `IDExtension`: only the word from the last capital is scored.
-    const from = uppers > 1 && lowers > 0 ? i - lowers - 1 : start;
-    if (wordLike(t, from, i)) covered += i - from;
+    const word = uppers > 1 && lowers > 0 ? i - lowers - 1 : start;
+    if (wordLike(u, word, i)) covered += i - word;
   }
   return covered / n;
 }
 
-/** The longest run of characters each one code above the last (`abcdef` is 6). */
-function ascendingRun(t: string): number {
+/** The longest run of units in `u[from..to)` each one code above the last (`abcdef` is 6). */
+function ascendingRun(u: Uint16Array, from: number, to: number): number {
   let best = 1;
   let run = 1;
-  for (let i = 1; i < t.length; i++) {
-    run = t.charCodeAt(i) === t.charCodeAt(i - 1) + 1 ? run + 1 : 1;
+  for (let i = from + 1; i < to; i++) {
+    run = u[i]! === u[i - 1]! + 1 ? run + 1 : 1;
     if (run > best) best = run;
   }
   return best;
 }
 
-/** Whether `t` is a path, host name, version, member path or word-built identifier. */
-function structured(t: string): boolean {
+/** Whether token `t` (`u[from..]`) is a path, host name, version, member path or word-built identifier. */
+function structured(t: string, u: Uint16Array, from: number): boolean {
   // Both shapes below need a separator: most random tokens have none, and leave here.
   if (t.indexOf("-") < 0 && t.indexOf("_") < 0 && t.indexOf("/") < 0) return false;
   // Paths: two or more slashes with a word segment.
@@ -225,7 +224,7 @@ function structured(t: string): boolean {
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
   // One regex over the whole token first (no split, no allocation): a random token fails at its first piece.
   if (!PIECES.test(t)) return false;
-  return t.split(/[-_/]+/).every((p) => p.length === 0 || capsOk(p));
+  return capsOk(t, u, from);
 }
 
 /**
@@ -252,8 +251,9 @@ const PIECES = new RegExp(String.raw`^[-_/]*${PIECE}(?:[-_/]+${PIECE})+[-_/]*$`)
  * acronym (`HEADER`, `HTTP2`), not random (`BZWZYWJ`): request keys print as
  * `IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG`.
  */
-function capsOk(p: string): boolean {
-  for (const m of p.matchAll(/[A-Z]{5,}/g)) if (!wordLike(m[0], 0, m[0].length)) return false;
+function capsOk(t: string, u: Uint16Array, from: number): boolean {
+  // Over the whole token, not piece by piece: a run of capitals never crosses a separator.
+  for (const m of t.matchAll(/[A-Z]{5,}/g)) if (!wordLike(u, from + m.index, from + m.index + m[0].length)) return false;
   return true;
 }
 
@@ -271,72 +271,95 @@ const BARE_STRICT: Bar = { min: 16, frac: 0.8, hex: true, uuid: false, words: 0.
 const LABELLED: Bar = { min: LABELLED_MIN, frac: 0.75, hex: true, uuid: true, words: 0.5 };
 const WORDS_FLOOR = Math.min(BARE.words, BARE_STRICT.words, LABELLED.words);
 
-/** Whether token `t` passes `bar`: looks random and is not one of the guarded shapes. */
-export function randomToken(t: string, bar: Bar): boolean {
-  const n = t.length;
+/** Whether the token `f` describes passes `bar`: looks random and is not one of the guarded shapes. */
+function randomToken(f: TokenFacts, bar: Bar): boolean {
+  const n = f.to - f.from;
   if (n < bar.min || n > (bar === LABELLED ? LABELLED_MAX : MAX)) return false;
-  // One pass for the character classes: most runs (identifiers, words) stop here.
-  const f = factsOf(t);
+  // The character classes, counted once (factsOf): most runs (identifiers, words) stop here.
   const { digits, ups, lows } = f;
   const letters = ups + lows;
   if (letters < 4) return false;
   // A token with no digit is random only if long, and mixed-case throughout (camelCase words have few capitals).
   if (digits === 0 && !(n >= (bar === LABELLED ? 12 : 20) && ups >= letters * 0.25 && lows >= letters * 0.25)) return false;
   // Single-case hex is a digest or an id; mixed-case hex (`6d2FabeB6ADd…`) is not what hashes print.
-  if (f.hexOnly && (UUID.test(t) || HEX.test(t))) {
-    if (UUID.test(t)) return bar.uuid;
-    if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
-    // What n random hex digits give on average (see below), less the bar's margin: 14 digits after a label count.
-    return (f.entropy ??= entropy(t)) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
+  if (f.hexOnly) {
+    const uuid = f.dashes === 4 && n === 36 && UUID.test(tokenText(f));
+    if (uuid) return bar.uuid;
+    if (f.singleCaseHex) {
+      if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
+      // What n random hex digits give on average (see below), less the bar's margin: 14 digits after a label count.
+      return (f.entropy ??= entropyOfUnits(f.u, f.from, f.to)) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
+    }
   }
   // The entropy bar first (one pass, no allocation): most candidates fail it, and every test after it is dearer.
   const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
   // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
   const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
-  if ((f.entropy ??= entropy(t)) < Math.min(expected, Math.log2(n)) * bar.frac) return false;
+  if ((f.entropy ??= entropyOfUnits(f.u, f.from, f.to)) < Math.min(expected, Math.log2(n)) * bar.frac) return false;
   // Every bar's word limit is at least WORDS_FLOOR (half of it without digits): the cover is computed once for both.
-  if ((f.cover ??= wordCover(t, digits === 0 ? WORDS_FLOOR / 2 : WORDS_FLOOR)) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
+  if ((f.cover ??= wordCover(f.u, f.from, f.to, digits === 0 ? WORDS_FLOOR / 2 : WORDS_FLOOR)) > (digits === 0 ? bar.words / 2 : bar.words)) return false;
   // The rest of the tests do not depend on the bar.
-  return (f.shapeless ??= shapeless(t));
+  return (f.shapeless ??= shapeless(f));
 }
 
-/** What randomToken's last token was found to be, kept for the next call on the same token (the bare bar after the labelled one). */
+/**
+ * The token consider() is judging, `s[from..to)`, and what has been found of
+ * it: counted from the code units, and sliced to a string only when a regex
+ * must read it (most candidates are ruled out before). Kept for the second
+ * randomToken call on the same token (the bare bar after the labelled one).
+ */
 interface TokenFacts {
-  t: string;
+  s: string;
+  u: Uint16Array;
+  from: number;
+  to: number;
+  text: string | undefined;
   digits: number;
   ups: number;
   lows: number;
+  dashes: number;
+  /** Hex digits and dashes only, either case (a UUID or hex). */
   hexOnly: boolean;
+  /** `^[0-9a-f]+$|^[0-9A-F]+$`: what digests and git ids print. */
+  singleCaseHex: boolean;
   entropy: number | undefined;
   cover: number | undefined;
   shapeless: boolean | undefined;
 }
 /** One record, rewritten per token: no allocation on a path that runs for every candidate. */
-const lastFacts: TokenFacts = { t: "", digits: 0, ups: 0, lows: 0, hexOnly: false, entropy: undefined, cover: undefined, shapeless: undefined };
+const lastFacts: TokenFacts = { s: "", u: new Uint16Array(0), from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined };
 
-function factsOf(t: string): TokenFacts {
+function factsOf(s: string, u: Uint16Array, from: number, to: number): TokenFacts {
   const f = lastFacts;
-  if (f.t === t) return f;
-  countClasses(t, 0, t.length);
-  f.t = t;
+  countClasses(u, from, to);
+  f.s = s;
+  f.u = u;
+  f.from = from;
+  f.to = to;
+  f.text = undefined;
   f.digits = CLASS_COUNTS[DIGIT]!;
   f.ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
   f.lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
+  f.dashes = CLASS_COUNTS[DASH]!;
   f.hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
+  f.singleCaseHex = f.hexOnly && f.dashes === 0 && (CLASS_COUNTS[UPPER_HEX] === 0 || CLASS_COUNTS[LOWER_HEX] === 0) && to > from;
   f.entropy = undefined;
   f.cover = undefined;
   f.shapeless = undefined;
   return f;
 }
 
+const tokenText = (f: TokenFacts): string => (f.text ??= f.s.slice(f.from, f.to));
+
 /** Not a path, name, regex source, public key or charset table: nothing but random. */
-function shapeless(t: string): boolean {
-  if (structured(t)) return false;
+function shapeless(f: TokenFacts): boolean {
+  const t = tokenText(f);
+  if (structured(t, f.u, f.from)) return false;
   // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
   if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
   // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters.
-  return ascendingRun(t) < 6;
+  return ascendingRun(f.u, f.from, f.to) < 6;
 }
 
 /** Start of the line holding `at`, looking back at most `max` characters (a long line must not make every lookup long). */
@@ -379,20 +402,30 @@ function publicBlocks(s: string): [number, number][] {
   return out;
 }
 
+/** Where coreSpan's last core starts and ends in the text. */
+let coreFrom = 0;
+let coreTo = 0;
+
 /**
- * Splits a run into what is scored: surrounding dots/dashes trimmed, and for
- * a dotted run (`host.name.tld`, `obj.member`, a JWT-like `a.b.c`) its longest
- * segment stands for the whole.
+ * Splits run `u[a..b)` into what is scored: surrounding dots/dashes trimmed,
+ * and for a dotted run (`host.name.tld`, `obj.member`, a JWT-like `a.b.c`)
+ * its longest segment stands for the whole. Sets coreFrom/coreTo and returns
+ * the core's length (0: a dotted name, nothing to score).
  */
-function core(t: string): string {
-  // Char codes, no regex or split: this runs on every candidate run.
+function coreSpan(u: Uint16Array, a: number, b: number): number {
+  // Code units, no slice, regex or split: this runs on every candidate run.
   const trimHead = (c: number): boolean => c === 45 || c === 46 || c === 126 || c === 61; // - . ~ =
-  let x = 0;
-  let y = t.length;
-  while (x < y && trimHead(t.charCodeAt(x))) x++;
-  while (y > x && trimHead(t.charCodeAt(y - 1)) && t.charCodeAt(y - 1) !== 61) y--;
-  const dot = t.indexOf(".", x);
-  if (dot < 0 || dot >= y) return x === 0 && y === t.length ? t : t.slice(x, y);
+  let x = a;
+  let y = b;
+  while (x < y && trimHead(u[x]!)) x++;
+  while (y > x && trimHead(u[y - 1]!) && u[y - 1] !== 61) y--;
+  let dot = x;
+  while (dot < y && u[dot] !== 46) dot++;
+  if (dot >= y) {
+    coreFrom = x;
+    coreTo = y;
+    return y - x;
+  }
   // Segments between dots: the longest (the first of equals), how many, how many of 6+, any of 40+.
   let segs = 0;
   let long = 0;
@@ -400,8 +433,8 @@ function core(t: string): string {
   let bestAt = x;
   let bestLen = -1;
   for (let from = x; from <= y; ) {
-    let to = t.indexOf(".", from);
-    if (to < 0 || to > y) to = y;
+    let to = from;
+    while (to < y && u[to] !== 46) to++;
     const len = to - from;
     segs++;
     if (len >= 6) long++;
@@ -413,8 +446,10 @@ function core(t: string): string {
     from = to + 1;
   }
   // Dotted names (`a.b.c.d`): only when every segment is itself random.
-  if (segs > 2 && !huge && long < 2) return "";
-  return t.slice(bestAt, bestAt + bestLen);
+  if (segs > 2 && !huge && long < 2) return 0;
+  coreFrom = bestAt;
+  coreTo = bestAt + bestLen;
+  return bestLen;
 }
 
 /** See the module comment. */
@@ -508,7 +543,7 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number):
   }
   // The whole run passed mayBeToken in scanHits; a part of one is counted again, before any slice.
   if (shape === -1) {
-    countClasses(s, a, b);
+    countClasses(ctx.units, a, b);
     const ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
     const lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
     if (!mayBeToken(ups + lows, CLASS_COUNTS[DIGIT]! > 0, ups > 0, lows > 0, b - a)) return;
@@ -519,15 +554,16 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number):
   if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://host…`: the run after the colon is a URL's host and path.
   if (prev === 58 && s.startsWith("//", a)) return;
-  const run = s.slice(a, b);
-  const t = core(run);
-  if (t.length < LABELLED_MIN) return;
+  if (coreSpan(ctx.units, a, b) < LABELLED_MIN) return;
+  const f = factsOf(s, ctx.units, coreFrom, coreTo);
   // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it
   // count, or 32 hex digits alone on a line (`cat master.key`; digests print beside a file name, git ids are 40).
-  const hexAlone = t.length === 32 && HEX.test(t) && aloneOnLine(s, a, b);
-  if (!ctx.strict && !hexAlone && HEX.test(t) && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
+  const hexAlone = f.to - f.from === 32 && f.singleCaseHex && aloneOnLine(s, a, b);
+  if (!ctx.strict && !hexAlone && f.singleCaseHex && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
   // The cheapest test first: most runs in code and prose are words or identifiers.
-  if (!randomToken(t, LABELLED)) return;
+  if (!randomToken(f, LABELLED)) return;
+  const run = s.slice(a, b);
+  const t = tokenText(f);
   // Base64 of a whole PEM block (kubeconfig `certificate-authority-data`): public unless its BEGIN line says PRIVATE.
   if (t.startsWith("LS0tLS1CRUdJTi") && !Buffer.from(t.slice(0, 64), "base64").toString("latin1").includes("PRIVATE")) return;
   const head = s.slice(Math.max(0, a - 40), a);
@@ -569,9 +605,9 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number):
   // A token alone on its line (`pbpaste`, `cat token.txt`) of letters and digits is what it looks
   // like from 12 characters (the labelled bar still applies: words, paths and versions stay); in
   // code a line that is one such token is rare.
-  const aloneToken = label !== "labelled" && t.length >= 12 && t.length < 20 && /\d/.test(t) && /[A-Za-z]/.test(t) && aloneOnLine(s, a, b);
+  const aloneToken = label !== "labelled" && t.length >= 12 && t.length < 20 && f.digits > 0 && f.ups + f.lows > 0 && aloneOnLine(s, a, b);
   const labelled = label === "labelled" || hexAlone || aloneToken;
-  if (!labelled && !randomToken(t, bare)) return;
+  if (!labelled && !randomToken(f, bare)) return;
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
   const plain = t.length >= 16 && t.length <= 4096 && mayOpenText(t, 0) ? decodeBase64Text(t) : undefined;
   if (plain !== undefined) {
