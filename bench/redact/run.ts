@@ -219,20 +219,33 @@ for (let i = 0; i < Math.min(RUNS, 3); i++) {
   const p = Bun.spawnSync([process.execPath, "-e", `const t0=performance.now();const {createRedactor}=await import(${JSON.stringify(join(import.meta.dir, "../../lib/redact/index.ts"))});const s=require("fs").readFileSync(${JSON.stringify(file)},"utf8");createRedactor({fingerprintKey:"b"}).text(s);console.log(performance.now()-t0)`]);
   cold.push(Number(p.stdout.toString().trim()));
 }
-// The compiled binary end to end (process start, stdin, redact, stdout), when built.
+// The compiled binary end to end (process start, stdin, redact, stdout), when built, alternating
+// with secretlint's own CLI on the same file (Node start-up, module load, scan, JSON out): the
+// wall time each costs someone at the command line, cold JIT included on both sides.
 const bin = join(import.meta.dir, "../../dist/tracegate");
 const binRuns: number[] = [];
+const cliRuns: number[] = [];
+const secretlintCli = join(import.meta.dir, "../../node_modules/secretlint/bin/secretlint.js");
+const node = Bun.which("node");
+const cliReady = !opt["no-secretlint"] && node !== null && (await Bun.file(secretlintCli).exists());
+if (cliReady) writeFileSync(join(dir, ".secretlintrc.json"), JSON.stringify({ rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] }));
 if (await Bun.file(bin).exists()) {
-  for (let i = 0; i < Math.min(RUNS, 3); i++) {
-    const t0 = performance.now();
+  for (let i = 0; i < Math.min(RUNS, 5); i++) {
+    let t0 = performance.now();
     Bun.spawnSync([bin, "redact"], { stdin: Bun.file(file), stdout: "ignore", env: { ...process.env, TRACEGATE_HOME: dir } });
     binRuns.push(performance.now() - t0);
+    if (!cliReady) continue;
+    t0 = performance.now();
+    // NODE_PATH: the rule preset resolves from this checkout's node_modules, not the temp dir.
+    Bun.spawnSync([node!, secretlintCli, "--format", "json", "--maskSecrets", file], { cwd: dir, stdout: "ignore", stderr: "ignore", env: { ...process.env, NODE_PATH: join(import.meta.dir, "../../node_modules") } });
+    cliRuns.push(performance.now() - t0);
   }
 }
 console.log(`tracegate text():  median ${median(ours).toFixed(0)} ms  (runs: ${ours.map((x) => x.toFixed(0)).join(", ")})`);
 console.log(`tracegate value(): median ${median(oursValue).toFixed(0)} ms`);
 console.log(`tracegate cold process (import from source + read + redact): median ${median(cold).toFixed(0)} ms`);
 if (binRuns.length) console.log(`dist/tracegate redact < 5 MB file (whole process): median ${median(binRuns).toFixed(0)} ms`);
+if (cliRuns.length) console.log(`secretlint CLI on the same file (whole process): median ${median(cliRuns).toFixed(0)} ms; tracegate/secretlint ${(median(binRuns) / median(cliRuns)).toFixed(2)}x`);
 if (theirs.length) {
   console.log(`secretlint (preset-recommend, same file): median ${median(theirs).toFixed(0)} ms  (runs: ${theirs.map((x) => x.toFixed(0)).join(", ")})`);
   console.log(`speed-up vs secretlint: ${(median(theirs) / median(ours)).toFixed(1)}x`);
