@@ -47,23 +47,28 @@ export function copyWorthy(secret: string): boolean {
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
+/** Characters that JSON, `\/` escaping and URL encoding all leave as they are. */
+const PRINTS_AS_IS = /^[A-Za-z0-9_.~-]*$/;
+
 /** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
 function formsOf(secret: string): string[] {
-  const forms = new Set<string>([secret]);
-  const json = JSON.stringify(secret).slice(1, -1);
-  forms.add(json);
-  if (secret.includes("/")) forms.add(json.replaceAll("/", "\\/"));
-  try {
-    forms.add(encodeURIComponent(secret));
-  } catch {
-    // lone surrogate: no URL form
+  const forms = [secret];
+  // Most secrets are token characters: their escaped forms are the secret itself (thousands per 5 MB).
+  if (!PRINTS_AS_IS.test(secret)) {
+    const json = JSON.stringify(secret).slice(1, -1);
+    forms.push(json);
+    if (secret.includes("/")) forms.push(json.replaceAll("/", "\\/"));
+    try {
+      forms.push(encodeURIComponent(secret));
+    } catch {
+      // lone surrogate: no URL form
+    }
   }
   if (secret.length >= 12) {
-    const b64 = Buffer.from(secret, "utf8").toString("base64").replace(/=+$/, "");
-    forms.add(b64);
-    forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+    const bytes = Buffer.from(secret, "utf8");
+    forms.push(bytes.toString("base64").replace(/=+$/, ""), bytes.toString("base64url"));
   }
-  return [...forms];
+  return [...new Set(forms)];
 }
 
 /**
