@@ -4,6 +4,7 @@
  */
 import { nearest } from "../cli/suggest.ts";
 import schema from "../../schema/config.schema.json" with { type: "json" };
+import repoSchema from "../../schema/repo-config.schema.json" with { type: "json" };
 
 interface SchemaNode {
   type?: string;
@@ -39,18 +40,30 @@ export interface SchemaError {
 
 /**
  * A validation error as a sentence that names the key and, for an unknown
- * key, the nearest valid one.
+ * key, the nearest valid one. In a repository config (`which` is
+ * `repo_config`) the valid keys are its own (only `redact.extra`): a user
+ * setting there is named as one, never "corrected" to another user setting
+ * the repository may not set either.
  *
  * @example
  * ```ts
  * describeSchemaError({ instancePath: "", keyword: "additionalProperties", params: { additionalProperty: "timeout" } });
  * // 'unknown key "timeout"; did you mean "oracle.timeout_s"?'
+ * describeSchemaError({ instancePath: "", keyword: "additionalProperties", params: { additionalProperty: "oracle" } }, "repo_config");
+ * // '"oracle" cannot be set in a repository config, which may only add "redact.extra" patterns; set it in your user config'
  * ```
  */
-export function describeSchemaError(e: SchemaError): string {
+export function describeSchemaError(e: SchemaError, which: "config" | "repo_config" = "config"): string {
   const at = e.instancePath.split("/").filter(Boolean).join(".");
   if (e.keyword === "additionalProperties" && typeof e.params.additionalProperty === "string") {
     const key = at ? `${at}.${e.params.additionalProperty}` : e.params.additionalProperty;
+    if (which === "repo_config") {
+      const repoKeys = configKeys(repoSchema as SchemaNode);
+      const userKey = configKeys().some((k) => k === key || k.startsWith(`${key}.`));
+      return userKey
+        ? `"${key}" cannot be set in a repository config, which may only add ${repoKeys.map((k) => `"${k}"`).join(", ")} patterns; set it in your user config`
+        : `unknown key "${key}"; a repository config may only set ${repoKeys.map((k) => `"${k}"`).join(", ")}`;
+    }
     const guess = nearestKey(e.params.additionalProperty, at);
     return `unknown key "${key}"${guess ? `; did you mean "${guess}"?` : `; valid keys: ${configKeys().join(", ")}`}`;
   }

@@ -107,7 +107,7 @@ export async function parseConfigText(
   }
   if (!validate(value)) {
     const { describeSchemaError } = await import("./keys.ts");
-    return { value: null, errors: (validate.errors ?? []).map((e) => `${file}: ${describeSchemaError(e)}`) };
+    return { value: null, errors: (validate.errors ?? []).map((e) => `${file}: ${describeSchemaError(e, which)}`) };
   }
   const bad = checkPatterns(value?.redact?.extra ?? [], file);
   return bad.length ? { value: null, errors: bad } : { value, errors: [] };

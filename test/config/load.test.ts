@@ -64,6 +64,18 @@ test("a repository config may add patterns but cannot set the oracle or turn red
   cleanup(bad.root);
 });
 
+test("a repository config's error names a user setting as one, and suggests no other user setting", async () => {
+  const a = await withFiles(null, `{"oracle": {"url": "http://127.0.0.1:1", "public_key": "k"}}`);
+  const msg = a.cfg.repo_errors.join("\n");
+  expect(msg).toContain(`"oracle" cannot be set in a repository config`);
+  expect(msg).toContain(`"redact.extra"`);
+  expect(msg).not.toContain("did you mean");
+  cleanup(a.root);
+  const b = await withFiles(null, `{"redact": {"extras": []}}`);
+  expect(b.cfg.repo_errors.join("\n")).toContain(`unknown key "redact.extras"; a repository config may only set "redact.extra"`);
+  cleanup(b.root);
+});
+
 test("a pattern that is not a regular expression is an error, not a crash", async () => {
   const { cfg, root } = await withFiles(`{"redact": {"extra": [{"kind": "k", "pattern": "([a-z"}]}}`, null);
   expect(cfg.errors.join()).toContain("not a valid regular expression");
