@@ -525,6 +525,7 @@ if (import.meta.main) {
   mkdirSync(OUT, { recursive: true });
   const rand = prng(20261130);
   const open: Extracted = { positives: [], negatives: [] };
+  let read = 0;
   for (const [name, dir, fn] of [
     ["gitleaks", values.gitleaks!, (d: string) => extractGitleaks(d, rand)],
     ["detect-secrets", values["detect-secrets"]!, extractDetectSecrets],
@@ -537,10 +538,14 @@ if (import.meta.main) {
     console.log(`${name}: ${x.positives.length} positives (${new Set(x.positives.map((p) => p.kind)).size} kinds), ${x.negatives.length} negatives`);
     open.positives.push(...x.positives);
     open.negatives.push(...x.negatives);
+    read++;
   }
-  writeFileSync(join(OUT, "fixtures.json"), JSON.stringify(open, null, 1) + "\n");
+  // Only both sources replace the committed set: one missing mirror must not shrink it to the other.
+  if (read === 2) writeFileSync(join(OUT, "fixtures.json"), JSON.stringify(open, null, 1) + "\n");
+  else console.warn("fixtures.json kept as committed: it is written only when both gitleaks and detect-secrets are read");
   if (existsSync(values.trufflehog!)) {
-    const t = extractTrufflehog(values.trufflehog!, rand);
+    // A generator of its own: the set does not depend on whether the other mirrors were there.
+    const t = extractTrufflehog(values.trufflehog!, prng(20261203));
     console.log(`trufflehog: ${t.positives.length} positives (${new Set(t.positives.map((p) => p.kind)).size} kinds), ${t.negatives.length} negatives (git-ignored: AGPL fixtures)`);
     writeFileSync(join(OUT, "trufflehog.json"), JSON.stringify(t) + "\n");
   } else console.warn(`trufflehog: no mirror at ${values.trufflehog}; skipped`);
