@@ -171,6 +171,9 @@ const SPECS: readonly Spec[] = [
   ["zapier-webhook", ["hooks.zapier.com/hooks/catch/"], String.raw`hooks\.zapier\.com/hooks/catch/([A-Za-z0-9]{4,20}(?:/[A-Za-z0-9]{4,40})?)`],
   ["tines-webhook", [".tines.com/webhook/"], String.raw`\.tines\.com/webhook/([a-z0-9]{32}/[a-z0-9]{32})`, { noLB: true }],
   ["telegram-bot-token", [":aa"], String.raw`(?<=(?:^|[^0-9])[0-9]{8,10}):(AA[${B64U}]{33})(?![A-Za-z0-9_-])`, { noLB: true }],
+  // X/Twitter app-only bearer tokens: 20-odd `A`s, then URL-encoded base64 (`%2B`, `%2F`, `%3D`). Raw
+  // base64 has long `A` runs too (zero bytes) but never a `%`, so an escape is required.
+  ["twitter-bearer-token", ["aaaaaaaaaaaaaaaaaaaa"], String.raw`A{20,24}((?:[${B62}]|%[0-9A-F]{2}){40,240})(?![A-Za-z0-9%+/=])`, { accept: (v) => /%(?:2B|2F|3D)/.test(v) && /[a-z]/.test(v) && /\d/.test(v) }],
   ["twilio-api-key", ["sk"], String.raw`SK([0-9a-f]{32})` + RB],
   ["sendgrid-api-key", ["sg."], String.raw`SG\.([A-Za-z0-9=_-]{16,32}\.[A-Za-z0-9=_-]{30,50}|[A-Za-z0-9=_.-]{66})` + String.raw`(?![A-Za-z0-9_=-])`],
   ["mailgun-api-key", ["key-"], String.raw`key-([a-z0-9]{32}|[A-Za-z0-9]{64})` + RB, { accept: (v) => /\d/.test(v) && entropy(v) >= 3.2 }],

@@ -152,6 +152,11 @@ export const SHAPES: readonly Shape[] = [
   tok("tines-webhook", (g) => { const b = `${g.s(A.lownum, 32)}/${g.s(A.lownum, 32)}`; return { text: `https://acme.tines.com/webhook/${b}`, secret: b }; }),
   tok("teams-webhook", (g) => { const b = `${g.s(A.hex, 32)}@${g.s(A.hex, 32)}/IncomingWebhook/${g.s(A.hex, 32)}/${g.s(A.hex, 32)}`; return { text: `https://acme.webhook.office.com/webhookb2/${b}`, secret: b.slice(-32) }; }),
   tok("telegram-bot-token", (g) => { const b = "AA" + g.s(A.b64u, 33); return { text: `${g.s(A.digits, 10)}:${b}`, secret: b }; }),
+  tok("twitter-bearer-token", (g) => {
+    // As the developer portal prints them: base64 with its + / = URL-encoded.
+    const b = `${g.s(A.b62, 10)}%2B${g.s(A.b62, 20)}%2F${g.s(A.b62, 12)}%3D${g.s(A.b62, 40)}`;
+    return { text: "A".repeat(22) + b, secret: b };
+  }),
   pre("twilio-api-key", "SK", A.hex, 32),
   tok("sendgrid-api-key", (g) => { const b = `${g.s(A.b64u, 22)}.${g.s(A.b64u, 43)}`; return { text: "SG." + b, secret: b }; }),
   pre("mailgun-api-key", "key-", A.hex, 32),
@@ -325,6 +330,8 @@ export const NEAR_MISSES: Readonly<Record<string, (g: Gen) => string[]>> = {
   "tines-webhook": (g) => [`https://acme.tines.com/webhook/${g.s(A.lownum, 10)}`, "https://acme.tines.com/webhook/<path>/<secret>"],
   "teams-webhook": (g) => [`https://acme.webhook.office.com/webhookb2/${g.s(A.hex, 20)}`, "https://acme.webhook.office.com/webhookb2/<url>"],
   "telegram-bot-token": (g) => [`${g.s(A.digits, 10)}:AA${g.s(A.b64u, 10)} `, `${g.s(A.digits, 10)}:AB${g.s(A.b64u, 33)}`],
+  // Base64 of zero bytes (no `%`), and a short tail.
+  "twitter-bearer-token": (g) => ["A".repeat(40) + g.s(A.b62, 60), "A".repeat(22) + "x%2Bshort"],
   "sendgrid-api-key": (g) => ["SG.xxxxx", `SG.${g.s(A.b64u, 22)}.${g.s(A.b64u, 10)} `],
   "mailchimp-api-key": (g) => [` ${g.s(A.hex, 31)}-us1 `, `${g.s(A.hex, 32)}-user`],
   "stripe-secret-key": (g) => ["sk_live_" + "x".repeat(24), `sk_test_${g.s(A.b62, 8)} `, `pk_live_${g.s(A.b62, 99)}`, `pk_test_${g.s(A.b62, 24)}`],
