@@ -308,6 +308,8 @@ function randomToken(f: TokenFacts, bar: Bar): boolean {
  * it: counted from the code units, and sliced to a string only when a regex
  * must read it (most candidates are ruled out before). Kept for the second
  * randomToken call on the same token (the bare bar after the labelled one).
+ * One record per scan, rewritten per token: no allocation on a path that
+ * runs for every candidate, and nothing of the text outlives the scan.
  */
 interface TokenFacts {
   s: string;
@@ -327,27 +329,21 @@ interface TokenFacts {
   cover: number | undefined;
   shapeless: boolean | undefined;
 }
-/** One record, rewritten per token: no allocation on a path that runs for every candidate. */
-const lastFacts: TokenFacts = { s: "", u: new Uint16Array(0), from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined };
+const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined });
 
-function factsOf(s: string, u: Uint16Array, from: number, to: number): TokenFacts {
-  const f = lastFacts;
-  countClasses(u, from, to);
-  f.s = s;
-  f.u = u;
-  f.from = from;
-  f.to = to;
+/** Counts the classes of the token `f.from..f.to` (set by coreSpan) and forgets what was known of the last one. */
+function countFacts(f: TokenFacts): void {
+  countClasses(f.u, f.from, f.to);
   f.text = undefined;
   f.digits = CLASS_COUNTS[DIGIT]!;
   f.ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
   f.lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
   f.dashes = CLASS_COUNTS[DASH]!;
   f.hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
-  f.singleCaseHex = f.hexOnly && f.dashes === 0 && (CLASS_COUNTS[UPPER_HEX] === 0 || CLASS_COUNTS[LOWER_HEX] === 0) && to > from;
+  f.singleCaseHex = f.hexOnly && f.dashes === 0 && (CLASS_COUNTS[UPPER_HEX] === 0 || CLASS_COUNTS[LOWER_HEX] === 0) && f.to > f.from;
   f.entropy = undefined;
   f.cover = undefined;
   f.shapeless = undefined;
-  return f;
 }
 
 const tokenText = (f: TokenFacts): string => (f.text ??= f.s.slice(f.from, f.to));
@@ -402,17 +398,14 @@ function publicBlocks(s: string): [number, number][] {
   return out;
 }
 
-/** Where coreSpan's last core starts and ends in the text. */
-let coreFrom = 0;
-let coreTo = 0;
-
 /**
  * Splits run `u[a..b)` into what is scored: surrounding dots/dashes trimmed,
  * and for a dotted run (`host.name.tld`, `obj.member`, a JWT-like `a.b.c`)
- * its longest segment stands for the whole. Sets coreFrom/coreTo and returns
- * the core's length (0: a dotted name, nothing to score).
+ * its longest segment stands for the whole. Sets `f.from`/`f.to` to the core
+ * and returns its length (0: a dotted name, nothing to score).
  */
-function coreSpan(u: Uint16Array, a: number, b: number): number {
+function coreSpan(f: TokenFacts, a: number, b: number): number {
+  const u = f.u;
   // Code units, no slice, regex or split: this runs on every candidate run.
   const trimHead = (c: number): boolean => c === 45 || c === 46 || c === 126 || c === 61; // - . ~ =
   let x = a;
@@ -422,8 +415,8 @@ function coreSpan(u: Uint16Array, a: number, b: number): number {
   let dot = x;
   while (dot < y && u[dot] !== 46) dot++;
   if (dot >= y) {
-    coreFrom = x;
-    coreTo = y;
+    f.from = x;
+    f.to = y;
     return y - x;
   }
   // Segments between dots: the longest (the first of equals), how many, how many of 6+, any of 40+.
@@ -447,8 +440,8 @@ function coreSpan(u: Uint16Array, a: number, b: number): number {
   }
   // Dotted names (`a.b.c.d`): only when every segment is itself random.
   if (segs > 2 && !huge && long < 2) return 0;
-  coreFrom = bestAt;
-  coreTo = bestAt + bestLen;
+  f.from = bestAt;
+  f.to = bestAt + bestLen;
   return bestLen;
 }
 
@@ -463,6 +456,7 @@ export const entropyRule: Rule = {
     const s = ctx.s;
     const bare = ctx.strict ? BARE_STRICT : BARE;
     const skip = s.includes("-----BEGIN ") ? publicBlocks(s) : [];
+    const facts = newFacts(s, ctx.units);
     let k = 0;
     const runs = ctx.runs;
     for (let r = 0; r < runs.length; r += 3) {
@@ -482,7 +476,7 @@ export const entropyRule: Rule = {
       const len = j - a;
       while (k < skip.length && skip[k]![1] <= a) k++;
       const inPublic = k < skip.length && skip[k]![0] <= a;
-      if (!inPublic && len >= LABELLED_MIN && len <= LABELLED_MAX * 2) consider(ctx, a, j, bare, a === i ? shape : -1);
+      if (!inPublic && len >= LABELLED_MIN && len <= LABELLED_MAX * 2) consider(ctx, facts, a, j, bare, a === i ? shape : -1);
     }
   },
 };
@@ -523,7 +517,7 @@ const mayBeToken = (letters: number, digit: boolean, upper: boolean, lower: bool
   letters >= 4 && (digit || (upper && lower && len >= 12));
 
 /** `shape` is tokenRuns' shape of exactly `s[a..b)`, or -1 when it is only a part of a run. */
-function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number): void {
+function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, shape: number): void {
   const s = ctx.s;
   // `=` inside a run is an assignment (`Key=value`, `a=b=c`), not base64 padding: score each side.
   let eq = -1;
@@ -536,9 +530,9 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number):
   if (eq !== -1 && s.charCodeAt(eq + 1) !== 61) {
     let e = eq;
     while (e > a && s.charCodeAt(e - 1) === 61) e--;
-    if (e - a >= LABELLED_MIN) consider(ctx, a, e, bare, -1);
-    let f = eq + 1;
-    if (b - f >= LABELLED_MIN) consider(ctx, f, b, bare, -1);
+    if (e - a >= LABELLED_MIN) consider(ctx, f, a, e, bare, -1);
+    const right = eq + 1;
+    if (b - right >= LABELLED_MIN) consider(ctx, f, right, b, bare, -1);
     return;
   }
   // The whole run passed mayBeToken in scanHits; a part of one is counted again, before any slice.
@@ -554,8 +548,8 @@ function consider(ctx: ScanCtx, a: number, b: number, bare: Bar, shape: number):
   if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://host…`: the run after the colon is a URL's host and path.
   if (prev === 58 && s.startsWith("//", a)) return;
-  if (coreSpan(ctx.units, a, b) < LABELLED_MIN) return;
-  const f = factsOf(s, ctx.units, coreFrom, coreTo);
+  if (coreSpan(f, a, b) < LABELLED_MIN) return;
+  countFacts(f);
   // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it
   // count, or 32 hex digits alone on a line (`cat master.key`; digests print beside a file name, git ids are 40).
   const hexAlone = f.to - f.from === 32 && f.singleCaseHex && aloneOnLine(s, a, b);
