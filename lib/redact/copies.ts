@@ -245,12 +245,12 @@ function passing(u: Uint16Array, minLen: number, ix: CopyIndex): Int32Array {
   if (last < 0) return out.subarray(0, 0);
   // key4 rolled along: drop the leaving unit's term, shift, add the next one. Wrapping int32
   // steps give key4 mod 2^32, which is key4 itself (below 2^31).
-  let h = ((u[0]! * 31 + u[1]!) * 31 + u[2]!) * 31 + u[3]!;
+  let h = key4u(u, 0);
   for (let i = 0; i <= last; i++) {
     if (i > 0) h = (Math.imul(h - Math.imul(u[i - 1]!, 29791), 31) + u[i + 3]!) | 0;
     if (pairs[h & mask] !== 1) continue;
     // Most passes are chance (about one position in 64): the second table turns all but a few away.
-    if (second !== undefined && second[mix8(h, ((u[i + 4]! * 31 + u[i + 5]!) * 31 + u[i + 6]!) * 31 + u[i + 7]!) >>> shift] !== 1) continue;
+    if (second !== undefined && second[mix8(h, key4u(u, i + 4)) >>> shift] !== 1) continue;
     if (n === out.length) {
       const grown = new Int32Array(n * 2);
       grown.set(out);
@@ -268,6 +268,9 @@ function passing(u: Uint16Array, minLen: number, ix: CopyIndex): Int32Array {
  */
 const key4 = (s: string, i: number): number =>
   ((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3);
+
+/** key4 read from code units (passing's loop). */
+const key4u = (u: Uint16Array, i: number): number => ((u[i]! * 31 + u[i + 1]!) * 31 + u[i + 2]!) * 31 + u[i + 3]!;
 
 /** One 32-bit hash of two key4s (multiply, xor, multiply: its top bits depend on all eight units). */
 const mix8 = (h: number, g: number): number => Math.imul(Math.imul(h, 0x9e3779b1) ^ g, 0x85ebca6b);
