@@ -15,7 +15,7 @@ function nearMisses(keywords: readonly string[], size: number): string {
   const patterns: string[] = [];
   for (const kw of keywords) {
     const up = kw.toUpperCase();
-    const cased = /[a-z]/.test(kw) && /^(akia|asia|abia|acca|aiza|ltai|hrku|nrak|absk|atbb|atatt3|ezak|gr1348941|age-secret|pmak|cfpat|gocspx)/.test(kw) ? up : kw;
+    const cased = /[a-z]/.test(kw) && /^(akia|asia|abia|acca|aiza|ltai|hrku|nrak|absk|atbb|atatt3|ezak|gr1348941|age-secret|pmak|cfpat|gocspx|a{20})/.test(kw) ? up : kw;
     patterns.push(
       cased.repeat(8),
       cased + "A".repeat(300) + "_",
