@@ -12,4 +12,9 @@ for n in rgw osd.0 mon.a; do
   for _ in $(seq 1 50); do alive "$p" || break; sleep 0.1; done
   alive "$p" && kill -9 "$p" 2>/dev/null
 done
+# Strays whose pid file is gone (a start that failed half-way, or a DIR wiped under running
+# daemons): anything still started with this DIR's ceph.conf.
+conf="-c $DIR/ceph.conf"
+ps -eo pid=,args= | awk -v c="$conf" 'index($0, c) && $2 ~ /(ceph-mon|ceph-osd|radosgw)$/ {print $1}' \
+  | while read -r p; do kill -9 "$p" 2>/dev/null; done
 exit 0
