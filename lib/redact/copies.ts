@@ -83,7 +83,7 @@ function formsOf(secret: string): string[] {
  */
 export class Copies {
   private readonly variants = new Map<string, Variant>();
-  private index: CopyIndex | undefined;
+  private index: Index | undefined;
   private minLen = Infinity;
 
   /** How many distinct secrets (with their forms) are known. */
@@ -112,37 +112,19 @@ export class Copies {
   find(s: string, units?: Uint16Array): [number, number, Known][] {
     if (this.variants.size === 0 || s.length < this.minLen) return [];
     const hits: [number, number, Known][] = [];
-    if (this.variants.size <= 24) {
-      for (const v of this.variants.values()) {
-        for (let i = s.indexOf(v.text); i !== -1; i = s.indexOf(v.text, i + 1)) {
-          if (this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
-        }
+    const ix = (this.index ??= this.buildIndex());
+    // Few secrets (or few short ones): the native search, once per form.
+    for (const v of ix.searched) {
+      for (let i = s.indexOf(v.text); i !== -1; i = s.indexOf(v.text, i + 1)) {
+        if (this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
       }
-    } else {
-      // Many secrets: one pass. A table of first-four-character hashes (sized so that about one
-      // position in 64 passes it: 64K entries for up to 1,024 forms, up to 1M) skips
-      // almost every position; at the rest, variants are bucketed by their
-      // first four characters, then by length and last four, so finds that
-      // share a prefix (a hundred `ghp_…`) still cost one lookup per length;
-      // the compare budget keeps a payload built to collide linear anyway.
-      // The position filter is a function of its own (passing) so the JIT keeps it tight.
-      const ix = (this.index ??= this.buildIndex());
-      const at = passing(units ?? codeUnits(s), this.minLen, ix);
-      let budget = 64 * s.length + 1_000_000;
-      for (let c = 0; c < at.length && budget > 0; c++) {
-        const i = at[c]!;
-        const byLen = ix.heads.get(key4(s, i));
-        if (!byLen) continue;
-        for (let x = 0; x < byLen.length; x++) {
-          const { len, byKey } = byLen[x]!;
-          budget--;
-          if (i + len > s.length) continue;
-          const list = byKey.get(key4(s, i + len - 4));
-          if (!list) continue;
-          budget -= list.length * 16;
-          for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
-        }
-      }
+    }
+    if (ix.long || ix.short) {
+      const u = units ?? codeUnits(s);
+      // The compare budget keeps a payload built to collide linear anyway.
+      const budget = { left: 64 * s.length + 1_000_000 };
+      if (ix.long) this.verify(s, sampled(u, ix.long), ix.long, budget, hits);
+      if (ix.short) this.verify(s, passing(u, ix.short.minLen, ix.short), ix.short, budget, hits);
     }
     if (hits.length === 0) return hits;
     hits.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
@@ -185,30 +167,160 @@ export class Copies {
     return !isWordCode(before) && !isWordCode(after);
   }
 
-  private buildIndex(): CopyIndex {
-    const heads = new Map<number, LengthBucket[]>();
-    const bits = Math.min(20, Math.max(16, Math.ceil(Math.log2(this.variants.size * 64))));
-    const mask = (1 << bits) - 1;
-    const pairs = new Uint8Array(1 << bits);
-    const shift = 32 - bits;
-    let second: Uint8Array | undefined = new Uint8Array(1 << bits);
-    for (const v of this.variants.values()) {
-      const t = v.text;
-      const h = key4(t, 0);
-      pairs[h & mask] = 1;
-      if (t.length < 8) second = undefined;
-      else if (second) second[mix8(h, key4(t, 4)) >>> shift] = 1;
-      let byLen = heads.get(h);
-      if (!byLen) heads.set(h, (byLen = []));
-      let byKey = byLen.find((x) => x.len === t.length)?.byKey;
-      if (!byKey) byLen.push({ len: t.length, byKey: (byKey = new Map()) });
-      const k = key4(t, t.length - 4);
-      let l = byKey.get(k);
-      if (!l) byKey.set(k, (l = []));
-      l.push(v);
+  /** Candidate starts `at` checked against the index: first four, length, last four, then the text. */
+  private verify(s: string, at: Int32Array, ix: CopyIndex, budget: { left: number }, hits: [number, number, Known][]): void {
+    for (let c = 0; c < at.length && budget.left > 0; c++) {
+      const i = at[c]!;
+      const byLen = ix.heads.get(key4(s, i));
+      if (!byLen) continue;
+      for (let x = 0; x < byLen.length; x++) {
+        const { len, byKey } = byLen[x]!;
+        budget.left--;
+        if (i + len > s.length) continue;
+        const list = byKey.get(key4(s, i + len - 4));
+        if (!list) continue;
+        budget.left -= list.length * 16;
+        for (const v of list) if (s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
+      }
     }
-    return { pairs, mask, second, shift, heads };
   }
+
+  /**
+   * Many secrets: forms of SAMPLED_MIN+ characters go to a sampled index
+   * (sampled), the shorter ones to the native search when there are few and
+   * to a table read at every position (passing) when there are many.
+   */
+  private buildIndex(): Index {
+    const all = [...this.variants.values()];
+    if (all.length <= SEARCHED_MAX) return { searched: all };
+    const long = all.filter((v) => v.text.length >= SAMPLED_MIN);
+    const short = all.filter((v) => v.text.length < SAMPLED_MIN);
+    return {
+      searched: short.length <= SEARCHED_MAX ? short : [],
+      long: long.length > 0 ? buildSampled(long) : undefined,
+      short: short.length > SEARCHED_MAX ? buildTables(short) : undefined,
+    };
+  }
+}
+
+/** Up to this many forms (or short forms), each is searched for natively (indexOf). */
+const SEARCHED_MAX = 24;
+/**
+ * From this length a form is found through a sample of the text's positions:
+ * a form of L characters holds L - 3 four-character windows, so reading the
+ * text every L - 3 positions meets every copy in one of its first L - 3.
+ */
+const SAMPLED_MIN = 8;
+
+interface Index {
+  /** Forms searched for one by one. */
+  readonly searched: readonly Variant[];
+  readonly long?: SampledIndex;
+  readonly short?: CopyIndex;
+}
+
+function bucketed(variants: readonly Variant[]): Map<number, LengthBucket[]> {
+  const heads = new Map<number, LengthBucket[]>();
+  for (const v of variants) {
+    const t = v.text;
+    const h = key4(t, 0);
+    let byLen = heads.get(h);
+    if (!byLen) heads.set(h, (byLen = []));
+    let byKey = byLen.find((x) => x.len === t.length)?.byKey;
+    if (!byKey) byLen.push({ len: t.length, byKey: (byKey = new Map()) });
+    const k = key4(t, t.length - 4);
+    let l = byKey.get(k);
+    if (!l) byKey.set(k, (l = []));
+    l.push(v);
+  }
+  return heads;
+}
+
+/** The tables passing reads (every form here has COPY_MIN+ characters). */
+function buildTables(variants: readonly Variant[]): CopyIndex {
+  const bits = Math.min(20, Math.max(16, Math.ceil(Math.log2(variants.length * 64))));
+  const mask = (1 << bits) - 1;
+  const pairs = new Uint8Array(1 << bits);
+  const shift = 32 - bits;
+  let second: Uint8Array | undefined = new Uint8Array(1 << bits);
+  let minLen = Infinity;
+  for (const v of variants) {
+    const t = v.text;
+    const h = key4(t, 0);
+    pairs[h & mask] = 1;
+    if (t.length < 8) second = undefined;
+    else if (second) second[mix8(h, key4(t, 4)) >>> shift] = 1;
+    minLen = Math.min(minLen, t.length);
+  }
+  return { pairs, mask, second, shift, heads: bucketed(variants), minLen };
+}
+
+/**
+ * The sampled index of forms of SAMPLED_MIN+ characters: with `stride` the
+ * shortest form's length less 3, a bit for each of every form's first
+ * `stride` four-character windows (a hash of key4 into `bits`, sized for
+ * about one window in 32 to pass by chance), and a bit for each form's first
+ * window (`heads`' keys, to turn candidate starts away before a Map lookup).
+ */
+interface SampledIndex extends CopyIndex {
+  readonly stride: number;
+  readonly windows: Int32Array;
+  readonly windowShift: number;
+  readonly firsts: Int32Array;
+  readonly firstShift: number;
+}
+
+const bitTable = (entries: number, perEntry: number): { bits: Int32Array; shift: number } => {
+  const log = Math.min(24, Math.max(16, Math.ceil(Math.log2(entries * perEntry))));
+  return { bits: new Int32Array(1 << (log - 5)), shift: 32 - log };
+};
+const setBit = (t: Int32Array, x: number): void => {
+  t[x >>> 5] = t[x >>> 5]! | (1 << (x & 31));
+};
+/** A 32-bit hash of a key4 whose top bits depend on all four units. */
+const mix4 = (h: number): number => Math.imul(h, 0x9e3779b1);
+
+function buildSampled(variants: readonly Variant[]): SampledIndex {
+  let minLen = Infinity;
+  for (const v of variants) minLen = Math.min(minLen, v.text.length);
+  const stride = minLen - 3;
+  const w = bitTable(variants.length * stride, 32);
+  const f = bitTable(variants.length, 64);
+  for (const v of variants) {
+    const t = v.text;
+    for (let o = 0; o < stride; o++) setBit(w.bits, mix4(key4(t, o)) >>> w.shift);
+    setBit(f.bits, mix4(key4(t, 0)) >>> f.shift);
+  }
+  return { ...buildTables(variants), stride, windows: w.bits, windowShift: w.shift, firsts: f.bits, firstShift: f.shift };
+}
+
+/**
+ * Candidate starts of long forms: the text's windows at every `stride`-th
+ * position, and at each whose bit is set, the `stride` starts it may be
+ * window 0..stride-1 of (each start is reached from exactly one sampled
+ * position), kept when their first window's bit is set. Ascending.
+ */
+function sampled(u: Uint16Array, ix: SampledIndex): Int32Array {
+  const { stride, windows, windowShift, firsts, firstShift } = ix;
+  let out = new Int32Array(256);
+  let n = 0;
+  const last = u.length - 4;
+  for (let p = 0; p <= last; p += stride) {
+    const x = mix4(key4u(u, p)) >>> windowShift;
+    if ((windows[x >>> 5]! & (1 << (x & 31))) === 0) continue;
+    for (let i = Math.max(0, p - stride + 1); i <= p; i++) {
+      if (i + ix.minLen > u.length) break;
+      const y = mix4(key4u(u, i)) >>> firstShift;
+      if ((firsts[y >>> 5]! & (1 << (y & 31))) === 0) continue;
+      if (n === out.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(out);
+        out = grown;
+      }
+      out[n++] = i;
+    }
+  }
+  return out.subarray(0, n);
 }
 
 /**
@@ -222,6 +334,8 @@ interface CopyIndex {
   readonly second: Uint8Array | undefined;
   readonly shift: number;
   readonly heads: Map<number, LengthBucket[]>;
+  /** The shortest form's length. */
+  readonly minLen: number;
 }
 
 /** The variants of one length under one first-four key, by their last four characters. */

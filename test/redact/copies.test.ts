@@ -4,6 +4,7 @@
  * field, key or form (JSON-escaped, URL-encoded, base64).
  */
 import { describe, expect, test } from "bun:test";
+import { Copies } from "../../lib/redact/copies.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { A, Gen, leak, rng } from "./shapes.ts";
 
@@ -119,3 +120,70 @@ test("the copy search is linear: many finds sharing a prefix, echoed many times"
   const out = JSON.stringify(r.value(small));
   expect(Object.values(small).filter((t) => t.startsWith("ghp_") && out.includes(t.slice(4))).length).toBe(0);
 }, 60_000);
+
+describe("the many-secrets copy search finds exactly what a search for each form finds", () => {
+  // The reference: every form searched for natively, then the same rules as find (bounded short
+  // forms stand alone, longest first at a position, no overlaps).
+  const reference = (forms: readonly string[], s: string): string[] => {
+    const isWord = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    const hits: [number, number][] = [];
+    for (const f of forms) {
+      for (let i = s.indexOf(f); i !== -1; i = s.indexOf(f, i + 1)) {
+        const ok = f.length >= 10 || (!isWord(i > 0 ? s.charCodeAt(i - 1) : 32) && !isWord(i + f.length < s.length ? s.charCodeAt(i + f.length) : 32));
+        if (ok) hits.push([i, i + f.length]);
+      }
+    }
+    hits.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const out: string[] = [];
+    let end = 0;
+    for (const [a, b] of hits) {
+      if (a < end) continue;
+      out.push(`${a}+${b - a}`);
+      end = b;
+    }
+    return out;
+  };
+  const gen = new Gen(rng(20261203));
+  const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const word = (n: number) => gen.s(ALNUM, n);
+  const below = (n: number) => gen.int(0, n - 1);
+  // Lengths around every threshold: 4-char and 8-char forms, the sampled minimum (12) and stride edges.
+  for (const [name, lens, count] of [
+    ["long forms only, the sampled path", [12, 13, 20, 33, 64], 120],
+    ["long forms and a few short ones (searched natively)", [4, 6, 9, 11, 12, 25, 40], 60],
+    ["many short forms too (every position read)", [5, 8, 10, 11, 14, 30], 160],
+    ["one length only, the shortest sampled", [12], 90],
+  ] as const) {
+    test(name, () => {
+      const c = new Copies();
+      const forms: string[] = [];
+      for (let k = 0; k < count; k++) {
+        // Token characters only: a find's escaped forms are then the find itself.
+        const f = word(lens[k % lens.length]!) + (k % 3 === 0 ? "9" : "");
+        if (!/\d/.test(f) && /^[A-Za-z]+$/.test(f)) continue; // copyWorthy drops letters-only words
+        c.add(f, { kind: "k", tag: "0000" });
+        forms.push(f);
+      }
+      const registered = forms.filter((f) => c.lookup(f) !== undefined);
+      expect(registered.length).toBeGreaterThan(24);
+      // Copies at the very start and end, glued to words, back to back, overlapping each other, in noise.
+      for (let trial = 0; trial < 20; trial++) {
+        let s = "";
+        const pick = () => registered[below(registered.length)]!;
+        s += pick();
+        for (let k = 0; k < 60; k++) {
+          const r2 = below(5);
+          if (r2 === 0) s += " " + pick() + " ";
+          else if (r2 === 1) s += pick() + pick();
+          else if (r2 === 2) s += word(below(7));
+          else if (r2 === 3) { const f = pick(); s += f.slice(0, below(f.length)); }
+          else s += "\n" + word(1 + below(3)) + "=" + pick();
+        }
+        s += pick();
+        const got = c.find(s).map(([a, b]) => `${a}+${b - a}`);
+        // Forms the reference knows are only the registered ones, plus their base64 forms (never in this text).
+        expect(got).toEqual(reference(registered, s));
+      }
+    });
+  }
+});
