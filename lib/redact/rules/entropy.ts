@@ -92,17 +92,20 @@ const LOWER_HEX = 4;
 const LOWER = 5;
 /** `-` (UUIDs): not a letter or digit, and no reason to call a run not hex. */
 const DASH = 6;
+/** `/`: counted for the path test, which a token needs two of. */
+const SLASH = 7;
 const CLASS = new Uint8Array(65536);
 for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
 for (let c = 65; c <= 90; c++) CLASS[c] = c <= 70 ? UPPER_HEX : UPPER;
 for (let c = 97; c <= 122; c++) CLASS[c] = c <= 102 ? LOWER_HEX : LOWER;
 CLASS[45] = DASH;
+CLASS[47] = SLASH;
 /** What the last countClasses call counted, per class. */
-const CLASS_COUNTS = new Int32Array(7);
+const CLASS_COUNTS = new Int32Array(8);
 
 function countClasses(u: Uint16Array, from: number, to: number): void {
-  // Seven stores: `fill` is a native call that costs more than the loop on a short token.
-  CLASS_COUNTS[0] = CLASS_COUNTS[1] = CLASS_COUNTS[2] = CLASS_COUNTS[3] = CLASS_COUNTS[4] = CLASS_COUNTS[5] = CLASS_COUNTS[6] = 0;
+  // Eight stores: `fill` is a native call that costs more than the loop on a short token.
+  CLASS_COUNTS[0] = CLASS_COUNTS[1] = CLASS_COUNTS[2] = CLASS_COUNTS[3] = CLASS_COUNTS[4] = CLASS_COUNTS[5] = CLASS_COUNTS[6] = CLASS_COUNTS[7] = 0;
   for (let i = from; i < to; i++) CLASS_COUNTS[CLASS[u[i]!]!]!++;
 }
 
@@ -213,19 +216,50 @@ function ascendingRun(u: Uint16Array, from: number, to: number): number {
 function structured(t: string, u: Uint16Array, from: number): boolean {
   // Both shapes below need a separator: most random tokens have none, and leave here.
   if (t.indexOf("-") < 0 && t.indexOf("_") < 0 && t.indexOf("/") < 0) return false;
-  // Paths: two or more slashes with a word segment.
-  // Half the segments words: random base64 has slashes too, and a long one has a letters-only segment somewhere.
-  const slash = t.indexOf("/");
-  if (slash >= 0 && t.indexOf("/", slash + 1) >= 0) {
-    const segs = t.split("/").filter((seg) => seg.length > 0);
-    if (segs.filter((seg) => /^[a-z]{3,}$/i.test(seg) || /^[a-z]+[-_.][a-z]+$/i.test(seg)).length * 2 >= segs.length) return true;
-  }
+  if (pathOfWords(u, from, from + t.length)) return true;
   // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
   // One regex over the whole token first (no split, no allocation): a random token fails at its first piece.
   if (!PIECES.test(t)) return false;
   return capsOk(t, u, from);
 }
+
+/**
+ * Whether `u[from..to)` is a path: two or more slashes, and at least half its
+ * non-empty segments words (3+ letters, or two letter runs joined by one of
+ * `-` `_` `.`). Random base64 has slashes too, and a long one has a
+ * letters-only segment somewhere, hence half. Read from the units with no
+ * split: agents print paths by the thousand (a build log holds one a line).
+ */
+function pathOfWords(u: Uint16Array, from: number, to: number): boolean {
+  let slashes = 0;
+  for (let i = from; i < to; i++) if (u[i] === 47) slashes++;
+  if (slashes < 2) return false;
+  let segs = 0;
+  let words = 0;
+  for (let i = from; i <= to; ) {
+    let j = i;
+    while (j < to && u[j] !== 47) j++;
+    if (j > i) {
+      segs++;
+      // Letters, then at most one joiner with letters after it.
+      let k = i;
+      while (k < j && isLetter(u[k]!)) k++;
+      const head = k - i;
+      if (k === j) {
+        if (head >= 3) words++;
+      } else if (head > 0 && (u[k] === 45 || u[k] === 95 || u[k] === 46)) {
+        let m = k + 1;
+        while (m < j && isLetter(u[m]!)) m++;
+        if (m === j && m > k + 1) words++;
+      }
+    }
+    i = j + 1;
+  }
+  return words * 2 >= segs;
+}
+
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /**
  * A name's piece: a word, Capitalized word, acronym or camelCase run with an
@@ -291,6 +325,9 @@ function randomToken(f: TokenFacts, bar: Bar): boolean {
       return (f.entropy ??= entropyOfUnits(f.u, f.from, f.to)) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
     }
   }
+  // A path (two slashes, word segments: `/home/dev/project/src/file20`) is shapeless()'s to rule out, but
+  // build logs and listings hold one a line and it costs less than the entropy bar and the word cover.
+  if (f.slashes >= 2 && (f.path ??= pathOfWords(f.u, f.from, f.to))) return false;
   // The entropy bar first (one pass, no allocation): most candidates fail it, and every test after it is dearer.
   const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
@@ -321,6 +358,7 @@ interface TokenFacts {
   ups: number;
   lows: number;
   dashes: number;
+  slashes: number;
   /** Hex digits and dashes only, either case (a UUID or hex). */
   hexOnly: boolean;
   /** `^[0-9a-f]+$|^[0-9A-F]+$`: what digests and git ids print. */
@@ -328,8 +366,9 @@ interface TokenFacts {
   entropy: number | undefined;
   cover: number | undefined;
   shapeless: boolean | undefined;
+  path: boolean | undefined;
 }
-const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined });
+const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, slashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined, path: undefined });
 
 /** Counts the classes of the token `f.from..f.to` (set by coreSpan) and forgets what was known of the last one. */
 function countFacts(f: TokenFacts): void {
@@ -339,11 +378,13 @@ function countFacts(f: TokenFacts): void {
   f.ups = CLASS_COUNTS[UPPER_HEX]! + CLASS_COUNTS[UPPER]!;
   f.lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
   f.dashes = CLASS_COUNTS[DASH]!;
-  f.hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
+  f.slashes = CLASS_COUNTS[SLASH]!;
+  f.hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[SLASH]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
   f.singleCaseHex = f.hexOnly && f.dashes === 0 && (CLASS_COUNTS[UPPER_HEX] === 0 || CLASS_COUNTS[LOWER_HEX] === 0) && f.to > f.from;
   f.entropy = undefined;
   f.cover = undefined;
   f.shapeless = undefined;
+  f.path = undefined;
 }
 
 const tokenText = (f: TokenFacts): string => (f.text ??= f.s.slice(f.from, f.to));
