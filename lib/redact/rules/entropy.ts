@@ -231,9 +231,12 @@ function structured(t: string, u: Uint16Array, from: number): boolean {
  * letters-only segment somewhere, hence half. Read from the units with no
  * split: agents print paths by the thousand (a build log holds one a line).
  */
-function pathOfWords(u: Uint16Array, from: number, to: number): boolean {
-  let slashes = 0;
-  for (let i = from; i < to; i++) if (u[i] === 47) slashes++;
+function pathOfWords(u: Uint16Array, from: number, to: number, slashes = -1): boolean {
+  // `slashes` when the caller has counted them (randomToken's class counts).
+  if (slashes < 0) {
+    slashes = 0;
+    for (let i = from; i < to; i++) if (u[i] === 47) slashes++;
+  }
   if (slashes < 2) return false;
   let segs = 0;
   let words = 0;
@@ -327,7 +330,7 @@ function randomToken(f: TokenFacts, bar: Bar): boolean {
   }
   // A path (two slashes, word segments: `/home/dev/project/src/file20`) is shapeless()'s to rule out, but
   // build logs and listings hold one a line and it costs less than the entropy bar and the word cover.
-  if (f.slashes >= 2 && (f.path ??= pathOfWords(f.u, f.from, f.to))) return false;
+  if (f.slashes >= 2 && (f.path ??= pathOfWords(f.u, f.from, f.to, f.slashes))) return false;
   // The entropy bar first (one pass, no allocation): most candidates fail it, and every test after it is dearer.
   const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
