@@ -1,8 +1,9 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The reference oracle runs each job's test command under bubblewrap
 # (`tracegate oracle serve` refuses to start without it unless --no-sandbox).
 set -eu
+. "$(dirname "$0")/../apt.sh"
 if ! command -v bwrap >/dev/null 2>&1; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+  apt_install bubblewrap >/dev/null
 fi
 bwrap --version

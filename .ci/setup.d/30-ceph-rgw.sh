@@ -3,12 +3,13 @@
 # on 127.0.0.1, left running for `npm test`. Tests find it through /tmp/tracegate-rgw/s3.json
 # (endpoint, keys, bucket); rclone is for bench/sync. Idempotent: a healthy running RGW is kept.
 set -euo pipefail
+. "$(dirname "$0")/../apt.sh"
 cd "$(dirname "$0")/../.."
 DIR=${TRACEGATE_RGW_DIR:-/tmp/tracegate-rgw}
 need=()
 for p in ceph-mon ceph-osd radosgw curl python3 rclone; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 if [ ${#need[@]} -gt 0 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
+  apt_install "${need[@]}"
 fi
 if [ -f "$DIR/s3.json" ] && [ -f "$DIR/rgw.pid" ] && kill -0 "$(cat "$DIR/rgw.pid")" 2>/dev/null \
    && curl -sf -o /dev/null "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["endpoint"])' "$DIR/s3.json")/"; then

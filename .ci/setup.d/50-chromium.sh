@@ -2,5 +2,6 @@
 # Debian's Chromium for the browser tests of `tracegate view` (test/view/browser.test.ts drives it
 # with playwright-core at /usr/bin/chromium; no browser download). Idempotent.
 set -euo pipefail
+. "$(dirname "$0")/../apt.sh"
 if [ -x /usr/bin/chromium ]; then exit 0; fi
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+apt_install chromium fonts-dejavu-core >/dev/null
