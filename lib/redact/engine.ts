@@ -36,8 +36,12 @@ interface KeywordIndex {
    * typed table, no holes. A two-character keyword sits under every third code.
    */
   readonly triples: Int16Array;
-  /** Keyword indices sharing a triple. */
-  readonly lists: readonly (readonly number[])[];
+  /** Keyword indices sharing a triple, ascending: list `l` is `listFlat[listOff[l]..listOff[l + 1])`. */
+  readonly listOff: Int32Array;
+  readonly listFlat: Int32Array;
+  /** Keyword `k`'s characters are `wordChars[wordOff[k]..wordOff[k + 1])`. */
+  readonly wordOff: Int32Array;
+  readonly wordChars: Uint8Array;
 }
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
@@ -72,7 +76,17 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     if (w.length === 2) for (let x = 0; x < 64; x++) put(pair | x, k);
     else put(pair | codeOf(w.charCodeAt(2)), k);
   }
-  ix = { words, code, triples, lists };
+  // Flat typed tables: the pass reads them at ~150,000 candidate positions per 5 MB, where nested
+  // arrays, a string's charCodeAt and a Map keyed by the word cost 15% of the pass.
+  const listOff = new Int32Array(lists.length + 1);
+  for (let l = 0; l < lists.length; l++) listOff[l + 1] = listOff[l]! + lists[l]!.length;
+  const listFlat = new Int32Array(listOff[lists.length]!);
+  for (let l = 0; l < lists.length; l++) listFlat.set(lists[l]!, listOff[l]!);
+  const wordOff = new Int32Array(words.length + 1);
+  for (let k = 0; k < words.length; k++) wordOff[k + 1] = wordOff[k]! + words[k]!.length;
+  const wordChars = new Uint8Array(wordOff[words.length]!);
+  for (let k = 0; k < words.length; k++) for (let j = 0; j < words[k]!.length; j++) wordChars[wordOff[k]! + j] = words[k]!.charCodeAt(j);
+  ix = { words, code, triples, listOff, listFlat, wordOff, wordChars };
   indexCache.set(rules, ix);
   return ix;
 }
@@ -92,27 +106,37 @@ for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
  * token runs that every scan pays anyway.
  */
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
-  const hits = new Map<string, number[]>();
-  const { words, code, triples, lists } = ix;
+  const { words, code, triples, listOff, listFlat, wordOff, wordChars } = ix;
   const n = u.length;
-  if (n < 2) return hits;
-  let key = (code[u[0]!]! << 6) | code[u[1]!]!;
-  for (let i = 0; i + 1 < n; i++) {
-    key = ((key << 6) | (i + 2 < n ? code[u[i + 2]!]! : 0)) & 0x3ffff;
-    const li = triples[key]!;
-    if (li === -1) continue;
-    for (const k of lists[li]!) {
-      const w = words[k]!;
-      if (i + w.length > n) continue;
-      // The codes matched the first three; the rest compares folded.
-      let j = 3;
-      while (j < w.length && FOLD[u[i + j]!] === w.charCodeAt(j)) j++;
-      if (j < w.length) continue;
-      let h = hits.get(w);
-      if (!h) hits.set(w, (h = []));
-      if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
+  const byWord: (number[] | undefined)[] = new Array(words.length);
+  if (n >= 2) {
+    let key = (code[u[0]!]! << 6) | code[u[1]!]!;
+    for (let i = 0; i + 1 < n; i++) {
+      key = ((key << 6) | (i + 2 < n ? code[u[i + 2]!]! : 0)) & 0x3ffff;
+      const li = triples[key]!;
+      if (li === -1) continue;
+      for (let x = listOff[li]!, end = listOff[li + 1]!; x < end; x++) {
+        const k = listFlat[x]!;
+        const from = wordOff[k]!;
+        const len = wordOff[k + 1]! - from;
+        if (i + len > n) continue;
+        // The codes matched the first three; the rest compares folded.
+        let j = 3;
+        while (j < len && FOLD[u[i + j]!] === wordChars[from + j]) j++;
+        if (j < len) continue;
+        let h = byWord[k];
+        if (h === undefined) byWord[k] = h = [];
+        if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
+      }
     }
   }
+  // Keywords in the order of their first hit (then list order, which is index order): the order
+  // the rules that walk every hit (prefixRule.scanHits) have always seen.
+  const found: number[] = [];
+  for (let k = 0; k < words.length; k++) if (byWord[k] !== undefined) found.push(k);
+  found.sort((x, y) => byWord[x]![0]! - byWord[y]![0]! || x - y);
+  const hits = new Map<string, number[]>();
+  for (const k of found) hits.set(words[k]!, byWord[k]!);
   return hits;
 }
 
