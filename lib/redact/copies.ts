@@ -113,18 +113,26 @@ export class Copies {
     if (this.variants.size === 0 || s.length < this.minLen) return [];
     const hits: [number, number, Known][] = [];
     const ix = (this.index ??= this.buildIndex());
-    // Few secrets (or few short ones): the native search, once per form.
-    for (const v of ix.searched) {
+    // A short string, or few forms: the native search, once per form (JSC's indexOf reads a
+    // UTF-16 text at about a code unit per nanosecond, so this is the cheap side of NATIVE_MAX).
+    const native = s.length * this.variants.size <= NATIVE_MAX;
+    for (const v of native ? ix.all : ix.searched) {
       for (let i = s.indexOf(v.text); i !== -1; i = s.indexOf(v.text, i + 1)) {
         if (this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
       }
     }
-    if (ix.long || ix.short) {
+    if (!native && (ix.long.length > 0 || ix.searched !== ix.short)) {
       const u = units ?? codeUnits(s);
       // The compare budget keeps a payload built to collide linear anyway.
       const budget = { left: 64 * s.length + 1_000_000 };
-      if (ix.long) this.verify(s, sampled(u, ix.long), ix.long, budget, hits);
-      if (ix.short) this.verify(s, passing(u, ix.short.minLen, ix.short), ix.short, budget, hits);
+      if (ix.long.length > 0) {
+        const t = (ix.sampled ??= buildSampled(ix.long));
+        this.verify(s, sampled(u, t), t, budget, hits);
+      }
+      if (ix.searched !== ix.short) {
+        const t = (ix.tables ??= buildTables(ix.short));
+        this.verify(s, passing(u, t.minLen, t), t, budget, hits);
+      }
     }
     if (hits.length === 0) return hits;
     hits.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
@@ -186,25 +194,26 @@ export class Copies {
   }
 
   /**
-   * Many secrets: forms of SAMPLED_MIN+ characters go to a sampled index
-   * (sampled), the shorter ones to the native search when there are few and
-   * to a table read at every position (passing) when there are many.
+   * The forms by how a long string is searched for them (a short one is
+   * searched natively, form by form: NATIVE_MAX): SAMPLED_MIN+ characters
+   * through the sampled pass, shorter ones natively when there are few and
+   * through the every-position pass (passing) when there are many.
    */
   private buildIndex(): Index {
     const all = [...this.variants.values()];
-    if (all.length <= SEARCHED_MAX) return { searched: all };
-    const long = all.filter((v) => v.text.length >= SAMPLED_MIN);
     const short = all.filter((v) => v.text.length < SAMPLED_MIN);
-    return {
-      searched: short.length <= SEARCHED_MAX ? short : [],
-      long: long.length > 0 ? buildSampled(long) : undefined,
-      short: short.length > SEARCHED_MAX ? buildTables(short) : undefined,
-    };
+    return { all, long: all.filter((v) => v.text.length >= SAMPLED_MIN), short, searched: short.length <= SEARCHED_MAX ? short : [] };
   }
 }
 
-/** Up to this many forms (or short forms), each is searched for natively (indexOf). */
-const SEARCHED_MAX = 24;
+/**
+ * Up to this many characters times forms, a string is searched form by form
+ * natively (indexOf): about a millisecond. Past it, the sampled pass (about
+ * 2 ms per MB, whatever the number of forms) costs less.
+ */
+const NATIVE_MAX = 1 << 20;
+/** Up to this many short forms, each is searched for natively in a long string; more go to the every-position pass. */
+const SEARCHED_MAX = 8;
 /**
  * From this length a form is found through a sample of the text's positions:
  * a form of L characters holds L - 3 four-character windows, so reading the
@@ -212,11 +221,16 @@ const SEARCHED_MAX = 24;
  */
 const SAMPLED_MIN = 8;
 
+/** The forms by how a long string is searched for them; the tables are built on the first long string. */
 interface Index {
-  /** Forms searched for one by one. */
+  readonly all: readonly Variant[];
+  /** SAMPLED_MIN+ characters: the sampled pass. */
+  readonly long: readonly Variant[];
+  readonly short: readonly Variant[];
+  /** The short forms searched for one by one (`short` itself, or none when there are too many). */
   readonly searched: readonly Variant[];
-  readonly long?: SampledIndex;
-  readonly short?: CopyIndex;
+  sampled?: SampledIndex;
+  tables?: CopyIndex;
 }
 
 function bucketed(variants: readonly Variant[]): Map<number, LengthBucket[]> {
