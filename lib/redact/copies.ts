@@ -7,7 +7,7 @@
  * and base64 forms, with the same kind and tag.
  */
 
-import { codeUnits } from "./runs.ts";
+import { codeUnits, doubled } from "./runs.ts";
 
 /** Shortest found value whose copies are masked; shorter finds are masked where found only. */
 export const COPY_MIN = 4;
@@ -127,11 +127,11 @@ export class Copies {
       const budget = { left: 64 * s.length + 1_000_000 };
       if (ix.long.length > 0) {
         const t = (ix.sampled ??= buildSampled(ix.long));
-        this.verify(s, sampled(u, t), t, budget, hits);
+        this.verify(s, sampled(u, t), t.heads, budget, hits);
       }
       if (ix.searched !== ix.short) {
         const t = (ix.tables ??= buildTables(ix.short));
-        this.verify(s, passing(u, t.minLen, t), t, budget, hits);
+        this.verify(s, passing(u, t.minLen, t), t.heads, budget, hits);
       }
     }
     if (hits.length === 0) return hits;
@@ -176,10 +176,10 @@ export class Copies {
   }
 
   /** Candidate starts `at` checked against the index: first four, length, last four, then the text. */
-  private verify(s: string, at: Int32Array, ix: CopyIndex, budget: { left: number }, hits: [number, number, Known][]): void {
+  private verify(s: string, at: Int32Array, heads: Heads, budget: { left: number }, hits: [number, number, Known][]): void {
     for (let c = 0; c < at.length && budget.left > 0; c++) {
       const i = at[c]!;
-      const byLen = ix.heads.get(key4(s, i));
+      const byLen = heads.get(key4(s, i));
       if (!byLen) continue;
       for (let x = 0; x < byLen.length; x++) {
         const { len, byKey } = byLen[x]!;
@@ -233,7 +233,10 @@ interface Index {
   tables?: CopyIndex;
 }
 
-function bucketed(variants: readonly Variant[]): Map<number, LengthBucket[]> {
+/** Variants by first four characters, then length, then last four: what verify confirms a candidate start against. */
+type Heads = Map<number, LengthBucket[]>;
+
+function bucketed(variants: readonly Variant[]): Heads {
   const heads = new Map<number, LengthBucket[]>();
   for (const v of variants) {
     const t = v.text;
@@ -276,7 +279,10 @@ function buildTables(variants: readonly Variant[]): CopyIndex {
  * about one window in 32 to pass by chance), and a bit for each form's first
  * window (`heads`' keys, to turn candidate starts away before a Map lookup).
  */
-interface SampledIndex extends CopyIndex {
+interface SampledIndex {
+  readonly heads: Heads;
+  /** The shortest form's length. */
+  readonly minLen: number;
   readonly stride: number;
   readonly windows: Int32Array;
   readonly windowShift: number;
@@ -305,7 +311,7 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
     for (let o = 0; o < stride; o++) setBit(w.bits, mix4(key4(t, o)) >>> w.shift);
     setBit(f.bits, mix4(key4(t, 0)) >>> f.shift);
   }
-  return { ...buildTables(variants), stride, windows: w.bits, windowShift: w.shift, firsts: f.bits, firstShift: f.shift };
+  return { heads: bucketed(variants), minLen, stride, windows: w.bits, windowShift: w.shift, firsts: f.bits, firstShift: f.shift };
 }
 
 /**
@@ -326,11 +332,7 @@ function sampled(u: Uint16Array, ix: SampledIndex): Int32Array {
       if (i + ix.minLen > u.length) break;
       const y = mix4(key4u(u, i)) >>> firstShift;
       if ((firsts[y >>> 5]! & (1 << (y & 31))) === 0) continue;
-      if (n === out.length) {
-        const grown = new Int32Array(n * 2);
-        grown.set(out);
-        out = grown;
-      }
+      if (n === out.length) out = doubled(out);
       out[n++] = i;
     }
   }
@@ -347,7 +349,7 @@ interface CopyIndex {
   readonly mask: number;
   readonly second: Uint8Array | undefined;
   readonly shift: number;
-  readonly heads: Map<number, LengthBucket[]>;
+  readonly heads: Heads;
   /** The shortest form's length. */
   readonly minLen: number;
 }
@@ -379,11 +381,7 @@ function passing(u: Uint16Array, minLen: number, ix: CopyIndex): Int32Array {
     if (pairs[h & mask] !== 1) continue;
     // Most passes are chance (about one position in 64): the second table turns all but a few away.
     if (second !== undefined && second[mix8(h, key4u(u, i + 4)) >>> shift] !== 1) continue;
-    if (n === out.length) {
-      const grown = new Int32Array(n * 2);
-      grown.set(out);
-      out = grown;
-    }
+    if (n === out.length) out = doubled(out);
     out[n++] = i;
   }
   return out.subarray(0, n);

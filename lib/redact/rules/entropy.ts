@@ -109,6 +109,7 @@ function countClasses(u: Uint16Array, from: number, to: number): void {
   for (let i = from; i < to; i++) CLASS_COUNTS[CLASS[u[i]!]!]!++;
 }
 
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
 
 /**
@@ -177,7 +178,7 @@ function wordCover(u: Uint16Array, from: number, to: number, floor: number): num
   while (i < to) {
     if (covered + (to - i) <= most) return 0;
     let c = u[i]!;
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) {
+    if (!isLetter(c)) {
       i++;
       continue;
     }
@@ -261,8 +262,6 @@ function pathOfWords(u: Uint16Array, from: number, to: number, slashes = -1): bo
   }
   return words * 2 >= segs;
 }
-
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /**
  * A name's piece: a word, Capitalized word, acronym or camelCase run with an
