@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../lib/redact/index.ts";
+import { keyBefore } from "../../lib/redact/rules/entropy.ts";
 import { A, Gen, leak, rng } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
@@ -280,5 +281,31 @@ describe("key words that name Object.prototype members", () => {
     expect(leak(r.text(`${scheme}://user:${t}@db.local/x\n`), t)).toBeUndefined();
     const v = r.value({ [w]: { password: t }, [`${w} key`]: t }) as Record<string, unknown>;
     expect(leak(JSON.stringify(v), t)).toBeUndefined();
+  });
+});
+
+describe("the key before an unlabelled token", () => {
+  // keyBefore replaced a regex tried at every start of the line head; it must read the same key.
+  const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=|])[ \t]{0,4}(?:\\?["'`])?$/;
+  test("is the key the regex reads, on random line heads", () => {
+    const pick = rng(12);
+    const alphabet = ["a", "Z", "0", "_", "$", ".", "-", '"', "'", "`", "\\", " ", "\t", ":", "=", ">", "|", "é", "x"];
+    const ends = [": ", "=", ' = "', '\\":\\"', " := ", "=>", "|", ": '", "'", ""];
+    let matched = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let h = "";
+      for (let i = Math.floor(pick() * 24); i > 0; i--) h += alphabet[Math.floor(pick() * alphabet.length)];
+      h += "k".repeat(Math.floor(pick() * 70)) + ends[Math.floor(pick() * ends.length)];
+      const want = KEY_BEFORE.exec(h)?.[1];
+      if (want !== undefined) matched++;
+      expect([h, keyBefore(h)]).toEqual([h, want]);
+    }
+    expect(matched).toBeGreaterThan(5_000);
+  });
+
+  test("names the value: an id's stays, a password's goes", () => {
+    const t = tok(40);
+    expect(r.text(`  "client_id": "${t}"\n`)).toContain(t);
+    gone(`  db.pwd := '${t}'\n`, t);
   });
 });

@@ -72,8 +72,36 @@ export function publicValueKey(key: string): boolean {
 
 /** Kubernetes pod names: `<deployment>-<replicaset hash>-<5>` and `<job>-<5>`. */
 const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
-/** `key = value`, `"key": "value"`, `key := value` right before the token: the key is what it is. */
-const KEY_BEFORE = /([\w$][\w$.-]{0,63})(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=|])[ \t]{0,4}(?:\\?["'`])?$/;
+/** What may follow a key before its value: a closing quote, spaces, the separator, spaces, an opening quote. */
+const KEY_TAIL = /(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=|])[ \t]{0,4}(?:\\?["'`])?$/y;
+const isKeyHead = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+
+/**
+ * The key of `key = value`, `"key": "value"`, `key := value` when `h` ends
+ * right before the value: what `/([\w$][\w$.-]{0,63})<KEY_TAIL>/.exec(h)[1]`
+ * gives, found from the end. Nothing in a tail is a key character, so the
+ * key can only end after the last one; the regex, tried at every start,
+ * read each line head some 60 times over.
+ *
+ * @example
+ * ```ts
+ * keyBefore('  "client_id": "'); // "client_id"
+ * keyBefore("no separator ");    // undefined
+ * ```
+ */
+export function keyBefore(h: string): string | undefined {
+  let end = h.length;
+  while (end > 0 && !isKeyUnit(h.charCodeAt(end - 1))) end--;
+  if (end === 0) return undefined;
+  KEY_TAIL.lastIndex = end;
+  if (!KEY_TAIL.test(h)) return undefined;
+  let start = end - 1;
+  while (start > 0 && end - start < 64 && isKeyUnit(h.charCodeAt(start - 1))) start--;
+  // The first character is a word character or `$`, not `.` or `-`.
+  while (start < end && !isKeyHead(h.charCodeAt(start))) start++;
+  return start < end ? h.slice(start, end) : undefined;
+}
+const isKeyUnit = (c: number): boolean => isKeyHead(c) || c === 46 || c === 45;
 const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
@@ -632,9 +660,9 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
     let q = lineHead.length - 1;
     while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
     const sep = lineHead[q];
-    const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? KEY_BEFORE.exec(lineHead.slice(-80)) : null;
-    if (k) {
-      const key = k[1]!.replace(/^.*[.]/, "");
+    const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? keyBefore(lineHead.slice(-80)) : undefined;
+    if (k !== undefined) {
+      const key = k.replace(/^.*[.]/, "");
       if (classifyKey(key)) label = "labelled";
       else if (NON_SECRET_KEY.test(key)) return;
     }
