@@ -32,11 +32,12 @@ interface KeywordIndex {
    */
   readonly code: Uint8Array;
   /**
-   * (code0 << 12 | code1 << 6 | code2) -> index into `lists`, or -1: a dense
-   * typed table, no holes. A two-character keyword sits under every third code.
+   * (code0 << 12 | code1 << 6 | code2) -> list number, or 0 for none: a dense
+   * typed table, no holes, that a fresh allocation already fills with "none".
+   * A two-character keyword sits under every third code.
    */
-  readonly triples: Int16Array;
-  /** Keyword indices sharing a triple, ascending: list `l` is `listFlat[listOff[l]..listOff[l + 1])`. */
+  readonly triples: Uint16Array;
+  /** Keyword indices sharing a triple, ascending: list `l` is `listFlat[listOff[l - 1]..listOff[l])`. */
   readonly listOff: Int32Array;
   readonly listFlat: Int32Array;
   /** Keyword `k`'s characters are `wordChars[wordOff[k]..wordOff[k + 1])`. */
@@ -46,46 +47,65 @@ interface KeywordIndex {
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
 
+/**
+ * Built on the first scan of every process, before the JIT has run, so a
+ * hook pays the interpreter's price for every step: the per-character work
+ * is two native calls, the rest short loops over typed arrays, counted then
+ * filled, with no nested arrays, closures or iterators.
+ */
 function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   let ix = indexCache.get(rules);
   if (ix) return ix;
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
+  // Native calls for the per-character work: one check, one copy.
+  const joined = words.join("");
+  if (/[^\x00-\x40\x5b-\x7f]/.test(joined)) throw new Error("a keyword is not lower-case ASCII");
+  const wordChars = new Uint8Array(Buffer.from(joined, "latin1"));
+  const wordOff = new Int32Array(words.length + 1);
   const code = new Uint8Array(65536);
   let codes = 0;
-  const codeOf = (c: number): number => {
-    if (code[c] === 0) {
-      if (++codes > 63) throw new Error("more than 63 characters open keywords");
-      code[c] = codes;
-      if (c >= 97 && c <= 122) code[c - 32] = codes;
+  for (let k = 0; k < words.length; k++) {
+    const len = words[k]!.length;
+    // ASCII only, lower case (checked above): the pass folds A-Z and compares the rest as is.
+    if (len < 2) throw new Error(`bad keyword ${words[k]}`);
+    wordOff[k + 1] = wordOff[k]! + len;
+    for (let j = 0; j < 3 && j < len; j++) {
+      const c = wordChars[wordOff[k]! + j]!;
+      if (code[c] === 0) {
+        if (++codes > 63) throw new Error("more than 63 characters open keywords");
+        code[c] = codes;
+        if (c >= 97 && c <= 122) code[c - 32] = codes;
+      }
     }
-    return code[c]!;
-  };
-  const triples = new Int16Array(1 << 18).fill(-1);
-  const lists: number[][] = [];
-  const put = (key: number, k: number): void => {
-    if (triples[key] === -1) {
-      triples[key] = lists.length;
-      lists.push([]);
-    }
-    lists[triples[key]!]!.push(k);
-  };
-  for (const [k, w] of words.entries()) {
-    // ASCII only, lower case: the pass folds A-Z and compares the rest as is.
-    if (w.length < 2 || /[^\x00-\x7f]/.test(w) || w !== w.toLowerCase()) throw new Error(`bad keyword ${w}`);
-    const pair = (codeOf(w.charCodeAt(0)) << 12) | (codeOf(w.charCodeAt(1)) << 6);
-    if (w.length === 2) for (let x = 0; x < 64; x++) put(pair | x, k);
-    else put(pair | codeOf(w.charCodeAt(2)), k);
   }
-  // Flat typed tables: the pass reads them at ~150,000 candidate positions per 5 MB, where nested
-  // arrays, a string's charCodeAt and a Map keyed by the word cost 15% of the pass.
-  const listOff = new Int32Array(lists.length + 1);
-  for (let l = 0; l < lists.length; l++) listOff[l + 1] = listOff[l]! + lists[l]!.length;
-  const listFlat = new Int32Array(listOff[lists.length]!);
-  for (let l = 0; l < lists.length; l++) listFlat.set(lists[l]!, listOff[l]!);
-  const wordOff = new Int32Array(words.length + 1);
-  for (let k = 0; k < words.length; k++) wordOff[k + 1] = wordOff[k]! + words[k]!.length;
-  const wordChars = new Uint8Array(wordOff[words.length]!);
-  for (let k = 0; k < words.length; k++) for (let j = 0; j < words[k]!.length; j++) wordChars[wordOff[k]! + j] = words[k]!.charCodeAt(j);
+  // Number the triples in first-use order and count each one's keywords; then lay the lists out
+  // flat. A three-character keyword has one triple; a two-character one (three of them) all 64.
+  const triples = new Uint16Array(1 << 18);
+  const counts = new Int32Array(words.length * 64 + 2);
+  const firstKey = new Int32Array(words.length);
+  let lists = 0;
+  for (let k = 0; k < words.length; k++) {
+    const from = wordOff[k]!;
+    const two = wordOff[k + 1]! - from === 2;
+    const key = (code[wordChars[from]!]! << 12) | (code[wordChars[from + 1]!]! << 6) | (two ? 0 : code[wordChars[from + 2]!]!);
+    firstKey[k] = key;
+    for (let x = 0; x < (two ? 64 : 1); x++) {
+      if (triples[key + x] === 0) {
+        if (++lists > 65535) throw new Error("more than 65,535 keyword triples");
+        triples[key + x] = lists;
+      }
+      counts[triples[key + x]!]!++;
+    }
+  }
+  const listOff = new Int32Array(lists + 1);
+  for (let l = 1; l <= lists; l++) listOff[l] = listOff[l - 1]! + counts[l]!;
+  const listFlat = new Int32Array(listOff[lists]!);
+  // Filled in keyword order, so each list is ascending; `counts` becomes each list's next slot.
+  for (let l = 1; l <= lists; l++) counts[l] = listOff[l - 1]!;
+  for (let k = 0; k < words.length; k++) {
+    const n = wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
+    for (let x = 0; x < n; x++) listFlat[counts[triples[firstKey[k]! + x]!]!++] = k;
+  }
   ix = { words, code, triples, listOff, listFlat, wordOff, wordChars };
   indexCache.set(rules, ix);
   return ix;
@@ -114,8 +134,8 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
     for (let i = 0; i + 1 < n; i++) {
       key = ((key << 6) | (i + 2 < n ? code[u[i + 2]!]! : 0)) & 0x3ffff;
       const li = triples[key]!;
-      if (li === -1) continue;
-      for (let x = listOff[li]!, end = listOff[li + 1]!; x < end; x++) {
+      if (li === 0) continue;
+      for (let x = listOff[li - 1]!, end = listOff[li]!; x < end; x++) {
         const k = listFlat[x]!;
         const from = wordOff[k]!;
         const len = wordOff[k + 1]! - from;
