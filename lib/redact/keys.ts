@@ -223,7 +223,10 @@ export function entropy(s: string): number {
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c < 128) {
-      if (ascii[c]!++ === 0) seen[distinct++] = c;
+      const k = ascii[c]!;
+      ascii[c] = k + 1;
+      seen[distinct] = c;
+      distinct += +(k === 0);
     } else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
   let sum = sumCounted(distinct);
@@ -244,7 +247,14 @@ export function entropyOfUnits(u: Uint16Array, from: number, to: number): number
   const n = to - from;
   if (n <= 0) return 0;
   let distinct = 0;
-  for (let i = from; i < to; i++) if (ascii[u[i]! & 127]!++ === 0) seen[distinct++] = u[i]! & 127;
+  for (let i = from; i < to; i++) {
+    // No branch on whether the code is new: in a random token that is a coin toss the CPU loses.
+    const c = u[i]! & 127;
+    const k = ascii[c]!;
+    ascii[c] = k + 1;
+    seen[distinct] = c;
+    distinct += +(k === 0);
+  }
   return Math.log2(n) - sumCounted(distinct) / n;
 }
 
@@ -258,7 +268,7 @@ function sumCounted(distinct: number): number {
   }
   return sum;
 }
-const ascii = new Uint32Array(128);
+const ascii = new Int32Array(128);
 const seen = new Uint8Array(128);
 /**
  * k·log2 k for the counts most tokens have; a larger count is computed, to the

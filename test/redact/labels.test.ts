@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../lib/redact/index.ts";
-import { keyBefore } from "../../lib/redact/rules/entropy.ts";
+import { keyBefore, namePieces } from "../../lib/redact/rules/entropy.ts";
 import { A, Gen, leak, rng } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
@@ -307,5 +307,36 @@ describe("the key before an unlabelled token", () => {
     const t = tok(40);
     expect(r.text(`  "client_id": "${t}"\n`)).toContain(t);
     gone(`  db.pwd := '${t}'\n`, t);
+  });
+});
+
+describe("names built of pieces (release_2024_01_05, GEMMA_4_26B_A4B_IT_MODEL)", () => {
+  // namePieces replaced this regex on every candidate token; it must accept exactly what the regex did.
+  const P = String.raw`(?:(?:[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)(?:\d{1,7}|\d{1,4}[A-Za-z]{1,3}\d{0,3})?|\d{1,8}|\d{1,4}[A-Za-z]{1,3})`;
+  const PIECES = new RegExp(String.raw`^[-_/]*${P}(?:[-_/]+${P})+[-_/]*$`);
+  const units = (t: string) => Uint16Array.from(t, (c) => c.charCodeAt(0));
+  test("are what the regex accepts, on tokens of random character runs", () => {
+    const pick = rng(34);
+    const classes = ["abcxyz", "ABCXYZ", "0123456789", "-_/", ".+=~"];
+    let names = 0;
+    for (let n = 0; n < 40_000; n++) {
+      let t = "";
+      for (let p = 1 + Math.floor(pick() * 8); p > 0; p--) {
+        const cl = classes[pick() < 0.03 ? 4 : Math.floor(pick() * 4)]!;
+        for (let k = 1 + Math.floor(pick() * (pick() < 0.2 ? 18 : 5)); k > 0; k--) t += cl[Math.floor(pick() * cl.length)];
+      }
+      const want = PIECES.test(t);
+      if (want) names++;
+      expect([t, namePieces(units(t), 0, t.length)]).toEqual([t, want]);
+    }
+    expect(names).toBeGreaterThan(2_000);
+  });
+
+  test("stay; a random token with dashes goes", () => {
+    for (const name of ["release_2024_01_05", "HTTP2_HEADER_AUTHORITY", "PKIX_RSA_PKCS1V15_2048_SHA256", "getUser2FAToken-handler-v2"]) {
+      expect(r.text(`value ${name}\n`)).toContain(name);
+    }
+    const t = `${g.s(A.b62, 12)}-${g.s(A.b62, 11)}9-${g.s(A.b62, 10)}`;
+    gone(`secret token ${t}\n`, t);
   });
 });
