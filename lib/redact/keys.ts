@@ -307,6 +307,9 @@ const SIMPLE_WORDS = new Set([
  */
 export function plausibleSecret(v: string, password: boolean, keyName = "", strict = false, bare = false): boolean {
   const n = v.length;
+  // Every test below only rules a value out, so their order is free: the cheapest and most often true
+  // first (a third of the values the rules ask about, in a 5 MB mixed document, are too short).
+  if (n < (password ? 4 : 8) || n > 8192) return false;
   // Unquoted in code, an identifier is a reference to a variable, type or
   // call (`secret: PotentialSecret`, `token = getToken(…)`, `auth: v4auth_header`),
   // not a literal: literals carry quotes. An env-file value is bare too, so
@@ -321,7 +324,6 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // A weakly labelled value counts only when it is token-like: one word, long,
   // mixed case and digits, high entropy (hex digests and ids stay).
   if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
-  if (n < (password ? 4 : 8) || n > 8192) return false;
   if (v.includes("[REDACTED")) return false;
   if (REFERENCE.test(v)) return false;
   // Interpolation anywhere (`Bearer ${token}`, `{{ .Values.x }}`, `$(cat f)`) is code, not a literal.
