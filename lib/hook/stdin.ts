@@ -4,10 +4,55 @@
  */
 import { fstatSync, readSync } from "node:fs";
 import { isatty } from "../runtime/builtins.ts";
-import { sha256Stream } from "../trace/digest.ts";
 
 /** Beyond this the rest of stdin is drained and discarded and the record is marked cut. */
 export const STDIN_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Most payloads parse, and then their digest is never read: it names only a
+ * payload kept as a head (payload_cut) or a read the deadline cut short. So
+ * the first LAZY_BYTES are held by reference (the read keeps them anyway) and
+ * hashed only when asked; past that, bytes are hashed as they come, which
+ * bounds what a late ask (the deadline's own record) can cost. Hashing every
+ * payload, twice, cost a 5 MB hook 10-20 ms.
+ */
+export const LAZY_BYTES = 8 * 1024 * 1024;
+
+interface Digest {
+  update(chunk: Uint8Array): void;
+  /** The digest of every chunk so far; once taken, later chunks are not in it (the process is ending). */
+  hex(): string;
+}
+
+function lazyDigest(): Digest {
+  const hash = new Bun.CryptoHasher("sha256");
+  let pending: Uint8Array[] | null = [];
+  let pendingBytes = 0;
+  let hex: string | undefined;
+  const flush = (): void => {
+    for (const c of pending ?? []) hash.update(c);
+    pending = null;
+  };
+  return {
+    update(chunk) {
+      if (hex !== undefined) return;
+      if (pending && pendingBytes + chunk.length <= LAZY_BYTES) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        return;
+      }
+      flush();
+      hash.update(chunk);
+    },
+    hex() {
+      if (hex === undefined) {
+        flush();
+        hex = hash.digest("hex");
+      }
+      return hex;
+    },
+  };
+}
 
 /** What has been read so far, for a record written when the deadline cuts the read short. */
 export interface StdinProgress {
@@ -22,16 +67,16 @@ export interface StdinProgress {
 
 /** A fresh progress tracker keeping the first `headCap` bytes. */
 export function stdinProgress(headCap: number): StdinProgress & { update(chunk: Uint8Array): void } {
-  const hash = sha256Stream();
+  const digest = lazyDigest();
   const p = {
     bytes: 0,
     head: [] as Uint8Array[],
     headBytes: 0,
     headCap,
-    sha256: () => hash.hex(),
+    sha256: () => digest.hex(),
     update(chunk: Uint8Array) {
       p.bytes += chunk.length;
-      hash.update(chunk);
+      digest.update(chunk);
       if (p.headBytes < headCap) {
         const take = chunk.subarray(0, headCap - p.headBytes);
         p.head.push(take);
@@ -48,8 +93,20 @@ export interface StdinRead {
   /** Total bytes seen, kept or not. */
   readonly bytes: number;
   readonly cut: boolean;
-  /** sha256 of every byte seen. */
+  /** sha256 of every byte seen (computed when first read). */
   readonly sha256: string;
+}
+
+/** A read's result, its digest taken only when someone reads `sha256`. */
+function readResult(data: Uint8Array, bytes: number, cut: boolean, digest: { hex(): string }): StdinRead {
+  return {
+    data,
+    bytes,
+    cut,
+    get sha256() {
+      return digest.hex();
+    },
+  };
 }
 
 /**
@@ -63,10 +120,12 @@ export interface StdinRead {
 export async function drain(
   stream: ReadableStream<Uint8Array>,
   cap = STDIN_CAP_BYTES,
-  progress?: { update(chunk: Uint8Array): void },
+  progress?: { update(chunk: Uint8Array): void; sha256(): string },
 ): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
-  const hash = sha256Stream();
+  // One digest: the progress tracker's when there is one.
+  const own = progress ? undefined : lazyDigest();
+  const digest = own ?? { hex: () => progress!.sha256() };
   let kept = 0;
   let bytes = 0;
   const reader = stream.getReader();
@@ -75,7 +134,7 @@ export async function drain(
     if (done) break;
     if (!value) continue;
     bytes += value.length;
-    hash.update(value);
+    own?.update(value);
     progress?.update(value);
     if (kept < cap) {
       const take = value.length <= cap - kept ? value : value.subarray(0, cap - kept);
@@ -84,7 +143,7 @@ export async function drain(
     }
   }
   const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, kept);
-  return { data, bytes, cut: bytes > kept, sha256: hash.hex() };
+  return readResult(data, bytes, bytes > kept, digest);
 }
 
 const CHUNK = 1024 * 1024;
@@ -98,7 +157,7 @@ const CHUNK = 1024 * 1024;
  */
 export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTES): StdinRead {
   const chunks: Uint8Array[] = [];
-  const hash = sha256Stream();
+  const digest = lazyDigest();
   let bytes = 0;
   let more = true;
   while (bytes <= cap && performance.now() < deadline) {
@@ -109,13 +168,13 @@ export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTE
       break;
     }
     const got = buf.subarray(0, n);
-    hash.update(got);
+    digest.update(got);
     chunks.push(got);
     bytes += n;
   }
   const all = Buffer.concat(chunks, bytes);
   const data = all.length > cap ? all.subarray(0, cap) : all;
-  return { data, bytes, cut: more || bytes > cap, sha256: hash.hex() };
+  return readResult(data, bytes, more || bytes > cap, digest);
 }
 
 /**
@@ -128,7 +187,7 @@ export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTE
  * const input = await readStdin(2_100);
  * ```
  */
-export async function readStdin(deadline: number, progress?: { update(chunk: Uint8Array): void }): Promise<StdinRead> {
+export async function readStdin(deadline: number, progress?: { update(chunk: Uint8Array): void; sha256(): string }): Promise<StdinRead> {
   let fileLike = false;
   try {
     const st = fstatSync(0);

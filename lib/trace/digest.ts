@@ -6,24 +6,10 @@
  * @example
  * ```ts
  * sha256Hex("abc"); // "ba7816bf..."
- * const h = sha256Stream(); h.update(chunk); h.hex();
  * ```
  */
 export function sha256Hex(data: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(data).digest("hex");
-}
-
-export interface Sha256Stream {
-  update(data: Uint8Array): void;
-  hex(): string;
-}
-
-export function sha256Stream(): Sha256Stream {
-  const h = new Bun.CryptoHasher("sha256");
-  return {
-    update: (data) => void h.update(data),
-    hex: () => h.digest("hex"),
-  };
 }
 
 /** A random v4 UUID for record ids (the global Web Crypto, not node:crypto). */
