@@ -22,6 +22,12 @@ interface Digest {
   update(chunk: Uint8Array): void;
   /** The digest of every chunk so far; once taken, later chunks are not in it (the process is ending). */
   hex(): string;
+  /**
+   * The read is over and `data` holds the bytes read from the start (or a
+   * prefix of them): hold the pending bytes through it, not through the
+   * chunks, which can then be freed (a 5 MB payload held twice otherwise).
+   */
+  settle(data: Uint8Array): void;
 }
 
 function lazyDigest(): Digest {
@@ -51,6 +57,9 @@ function lazyDigest(): Digest {
       }
       return hex;
     },
+    settle(data) {
+      if (pending && data.length >= pendingBytes) pending = [data.subarray(0, pendingBytes)];
+    },
   };
 }
 
@@ -66,7 +75,7 @@ export interface StdinProgress {
 }
 
 /** A fresh progress tracker keeping the first `headCap` bytes. */
-export function stdinProgress(headCap: number): StdinProgress & { update(chunk: Uint8Array): void } {
+export function stdinProgress(headCap: number): StdinProgress & Pick<Digest, "update" | "settle"> {
   const digest = lazyDigest();
   const p = {
     bytes: 0,
@@ -74,6 +83,7 @@ export function stdinProgress(headCap: number): StdinProgress & { update(chunk: 
     headBytes: 0,
     headCap,
     sha256: () => digest.hex(),
+    settle: (data: Uint8Array) => digest.settle(data),
     update(chunk: Uint8Array) {
       p.bytes += chunk.length;
       digest.update(chunk);
@@ -86,6 +96,9 @@ export function stdinProgress(headCap: number): StdinProgress & { update(chunk: 
   };
   return p;
 }
+
+/** What a read reports its chunks to: stdinProgress. */
+type Tracker = Pick<StdinProgress, "sha256"> & Pick<Digest, "update" | "settle">;
 
 export interface StdinRead {
   /** The bytes kept (at most the cap). */
@@ -120,12 +133,12 @@ function readResult(data: Uint8Array, bytes: number, cut: boolean, digest: { hex
 export async function drain(
   stream: ReadableStream<Uint8Array>,
   cap = STDIN_CAP_BYTES,
-  progress?: { update(chunk: Uint8Array): void; sha256(): string },
+  progress?: Tracker,
 ): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
   // One digest: the progress tracker's when there is one.
   const own = progress ? undefined : lazyDigest();
-  const digest = own ?? { hex: () => progress!.sha256() };
+  const digest = own ?? { hex: () => progress!.sha256(), settle: (data: Uint8Array) => progress!.settle(data) };
   let kept = 0;
   let bytes = 0;
   const reader = stream.getReader();
@@ -143,6 +156,7 @@ export async function drain(
     }
   }
   const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, kept);
+  digest.settle(data);
   return readResult(data, bytes, bytes > kept, digest);
 }
 
@@ -173,6 +187,7 @@ export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTE
     bytes += n;
   }
   const all = Buffer.concat(chunks, bytes);
+  digest.settle(all);
   const data = all.length > cap ? all.subarray(0, cap) : all;
   return readResult(data, bytes, more || bytes > cap, digest);
 }
@@ -187,7 +202,7 @@ export function readFileStdin(fd: number, deadline: number, cap = STDIN_CAP_BYTE
  * const input = await readStdin(2_100);
  * ```
  */
-export async function readStdin(deadline: number, progress?: { update(chunk: Uint8Array): void; sha256(): string }): Promise<StdinRead> {
+export async function readStdin(deadline: number, progress?: Tracker): Promise<StdinRead> {
   let fileLike = false;
   try {
     const st = fstatSync(0);
