@@ -16,8 +16,19 @@ import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 /** Every built-in rule. */
 export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule, encodedRule, entropyRule];
 
-/** Every built-in finding kind. */
-export const KINDS: readonly string[] = [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort();
+let kinds: readonly string[] | undefined;
+/**
+ * Every built-in finding kind, sorted: built on first ask, not at start-up,
+ * where every hook process would pay for it before the JIT runs.
+ *
+ * @example
+ * ```ts
+ * builtinKinds().includes("github-pat"); // true
+ * ```
+ */
+export function builtinKinds(): readonly string[] {
+  return (kinds ??= [...new Set(BUILTIN_RULES.flatMap((r) => r.kinds))].sort());
+}
 
 /** A user-supplied pattern (config `redact.extra`), compiled by RE2 (pattern.ts): runs over the whole text in linear time. */
 export type ExtraRule = UserPattern;

@@ -26,14 +26,14 @@
 import { dataDir } from "../config/paths.ts";
 import { Copies } from "./copies.ts";
 import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
-import { BUILTIN_RULES, type ExtraRule, innerScanner, KINDS, render, resolve, scan, type Segment } from "./engine.ts";
+import { BUILTIN_RULES, type ExtraRule, innerScanner, render, resolve, scan, type Segment } from "./engine.ts";
 import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 import { publicValueKey } from "./rules/entropy.ts";
 import { codeUnits } from "./runs.ts";
 
-export { KINDS } from "./engine.ts";
+export { builtinKinds } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
 export { compileUserPattern } from "./pattern.ts";
 
@@ -413,4 +413,3 @@ export const defaultRedactor: Redactor = createRedactor({
   fingerprintKey: () => loadFingerprintKey(dataDir(process.env)),
 });
 
-void KINDS;
