@@ -643,6 +643,59 @@ function aloneOnLine(s: string, a: number, b: number): boolean {
 const mayBeToken = (letters: number, digit: boolean, upper: boolean, lower: boolean, len: number): boolean =>
   letters >= 4 && (digit || (upper && lower && len >= 12));
 
+/** Whether what precedes token `t` at `a` says it is a digest, id, name or location: never a secret, labelled or not. */
+function guarded(s: string, a: number, t: string): boolean {
+  const head = s.slice(Math.max(0, a - 40), a);
+  if (GUARD_BEFORE.test(head)) return true;
+  // Ids are short; 129+ characters after `session:` are a session token (STS, OAuth).
+  if (t.length <= 128 && endsWithSeparator(head) && ID_BEFORE.test(head)) return true;
+  // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
+  if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return true;
+  // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
+  if (/:\/\/[^\s"'<>?#]*$/.test(head)) return true;
+  if (OBJECT_ID.test(t) || POD.test(t)) return true;
+  // A request, trace or correlation id header: every value on its line is an id.
+  if (ID_LINE.test(s.slice(lineStart(s, a, 128), a))) return true;
+  return HASH_LINE.test(s.slice(lineStart(s, a, 200), a));
+}
+
+/**
+ * Whether token `t` at `s[a..b)` is labelled (a label word, a secret-naming key, 32 hex digits or
+ * a short token alone on its line): true, false, or undefined when its key or label names
+ * something else, which rules it out whatever it looks like.
+ */
+function labelVerdict(s: string, a: number, b: number, t: string, f: TokenFacts, hexAlone: boolean): boolean | undefined {
+  let label = labelOf(s, a, t.length);
+  // `using <id>:<secret>` (Basic-style pairs): the pair's label covers its second half.
+  if (label === "none" && s.charCodeAt(a - 1) === 58) {
+    let g = a - 1;
+    while (g > 0 && a - g < 256 && (s.charCodeAt(g - 1) === 58 || isTokenUnit(s.charCodeAt(g - 1)))) g--;
+    if (g < a - 1) label = labelOf(s, g, t.length);
+  }
+  // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
+  if (label === "negated") return undefined;
+  if (label === "none") {
+    // The value of a key that does not name a secret (`"id": "…"`, `var xy = "…"`, `client_id: …`)
+    // is that key's kind of value; one that does (`DB_PWD=…`) labels it.
+    // Cheap first: a key/value needs `=`, `:` or `>` right before the value (past quotes and spaces).
+    const lineHead = s.slice(lineStart(s, a, 200), a);
+    let q = lineHead.length - 1;
+    while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
+    const sep = lineHead[q];
+    const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? keyBefore(lineHead.slice(-80)) : undefined;
+    if (k !== undefined) {
+      const key = k.replace(/^.*[.]/, "");
+      if (classifyKey(key)) label = "labelled";
+      else if (NON_SECRET_KEY.test(key)) return undefined;
+    }
+  }
+  if (label === "labelled" || hexAlone) return true;
+  // A token alone on its line (`pbpaste`, `cat token.txt`) of letters and digits is what it looks
+  // like from 12 characters (the labelled bar still applies: words, paths and versions stay); in
+  // code a line that is one such token is rare.
+  return t.length >= 12 && t.length < 20 && f.digits > 0 && f.ups + f.lows > 0 && aloneOnLine(s, a, b);
+}
+
 /** `shape` is tokenRuns' shape of exactly `s[a..b)`, or -1 when it is only a part of a run. */
 function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, shape: number): void {
   const s = ctx.s;
@@ -683,52 +736,20 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   if (!ctx.strict && !hexAlone && f.singleCaseHex && !LABEL_WORD.test(s.slice(lineStart(s, a, 64), a))) return;
   // The cheapest test first: most runs in code and prose are words or identifiers.
   if (!randomToken(f, LABELLED)) return;
-  const run = s.slice(a, b);
   const t = tokenText(f);
   // Base64 of a whole PEM block (kubeconfig `certificate-authority-data`): public unless its BEGIN line says PRIVATE.
   if (t.startsWith("LS0tLS1CRUdJTi") && !Buffer.from(t.slice(0, 64), "base64").toString("latin1").includes("PRIVATE")) return;
-  const head = s.slice(Math.max(0, a - 40), a);
-  if (GUARD_BEFORE.test(head)) return;
-  // Ids are short; 129+ characters after `session:` are a session token (STS, OAuth).
-  if (t.length <= 128 && endsWithSeparator(head) && ID_BEFORE.test(head)) return;
-  // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
-  if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return;
-  // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
-  if (/:\/\/[^\s"'<>?#]*$/.test(head)) return;
-  if (OBJECT_ID.test(t) || POD.test(t)) return;
-  // A request, trace or correlation id header: every value on its line is an id.
-  if (ID_LINE.test(s.slice(lineStart(s, a, 128), a))) return;
-  const lineHead = s.slice(lineStart(s, a, 200), a);
-  if (HASH_LINE.test(lineHead)) return;
-  let label = labelOf(s, a, t.length);
-  // `using <id>:<secret>` (Basic-style pairs): the pair's label covers its second half.
-  if (label === "none" && s.charCodeAt(a - 1) === 58) {
-    let g = a - 1;
-    while (g > 0 && a - g < 256 && (s.charCodeAt(g - 1) === 58 || isTokenUnit(s.charCodeAt(g - 1)))) g--;
-    if (g < a - 1) label = labelOf(s, g, t.length);
-  }
-  // A key that names something else (`sortKey:`, `nextPageToken:`, `public_key =`).
-  if (label === "negated") return;
-  if (label === "none") {
-    // The value of a key that does not name a secret (`"id": "…"`, `var xy = "…"`, `client_id: …`)
-    // is that key's kind of value; one that does (`DB_PWD=…`) labels it.
-    // Cheap first: a key/value needs `=`, `:` or `>` right before the value (past quotes and spaces).
-    let q = lineHead.length - 1;
-    while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
-    const sep = lineHead[q];
-    const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? keyBefore(lineHead.slice(-80)) : undefined;
-    if (k !== undefined) {
-      const key = k.replace(/^.*[.]/, "");
-      if (classifyKey(key)) label = "labelled";
-      else if (NON_SECRET_KEY.test(key)) return;
-    }
-  }
-  // A token alone on its line (`pbpaste`, `cat token.txt`) of letters and digits is what it looks
-  // like from 12 characters (the labelled bar still applies: words, paths and versions stay); in
-  // code a line that is one such token is rare.
-  const aloneToken = label !== "labelled" && t.length >= 12 && t.length < 20 && f.digits > 0 && f.ups + f.lows > 0 && aloneOnLine(s, a, b);
-  const labelled = label === "labelled" || hexAlone || aloneToken;
-  if (!labelled && !randomToken(f, bare)) return;
+  // Every test left rules the token out but the label, which lets one the bare bar turns away count. So
+  // such a token learns its label first, and without one is done before the guards' regexes (most ids,
+  // UUIDs and names in a record end here; each regex also costs a cold hook its compile).
+  const bareOk = randomToken(f, bare);
+  let labelled = bareOk ? undefined : labelVerdict(s, a, b, t, f, hexAlone);
+  if (!bareOk && labelled !== true) return;
+  if (guarded(s, a, t)) return;
+  labelled ??= labelVerdict(s, a, b, t, f, hexAlone);
+  // A key or label that names something else (`sortKey:`, `nextPageToken:`, `"id":`).
+  if (labelled === undefined) return;
+  const run = s.slice(a, b);
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
   const plain = t.length >= 16 && t.length <= 4096 && mayOpenText(t, 0) ? decodeBase64Text(t) : undefined;
   if (plain !== undefined) {
