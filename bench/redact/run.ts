@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { BUILTIN_RULES, resolve, scan } from "../../lib/redact/engine.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { leak } from "../../test/redact/shapes.ts";
-import { buildCorpus, docText } from "./corpus.ts";
+import { buildCorpus, docText, mixedDocument } from "./corpus.ts";
 import { buildRealistic, HELD_OUT, type RealDoc, TEMPLATES } from "./realistic.ts";
 
 const { values: opt } = parseArgs({
@@ -161,15 +161,7 @@ console.log(row("realistic (tuned)", tuned.caught / tuned.planted, tuned.fpDocs 
 console.log(row("realistic (held out)", held.caught / held.planted, held.fpDocs / held.docs));
 
 // ---------------------------------------------------------------- speed
-const big: string[] = [];
-let size = 0;
-for (const d of buildCorpus(20000, 777)) {
-  const t = docText(d);
-  big.push(t);
-  size += t.length + 1;
-  if (size >= 5 * 1024 * 1024) break;
-}
-const five = big.join("\n").slice(0, 5 * 1024 * 1024);
+const five = mixedDocument();
 const dir = mkdtempSync(join(tmpdir(), "tg-redact-bench-"));
 const file = join(dir, "mixed.txt");
 writeFileSync(file, five);

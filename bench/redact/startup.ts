@@ -14,14 +14,15 @@
  *   bun bench/redact/startup.ts [--runs N] [--against REV]
  *
  * `--against REV` adds the same `import`/`first` entries built from
- * lib/redact and lib/config as committed at REV (read with `git show`), run
+ * lib/ as committed at REV (rev.ts), run
  * interleaved with the working tree's: on a noisy machine only an A/B in one
  * run says whether a change helped.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { libAt } from "./rev.ts";
 
 const { values: opt } = parseArgs({ options: { runs: { type: "string", default: "25" }, against: { type: "string" } } });
 const RUNS = Number(opt.runs);
@@ -45,15 +46,7 @@ const entries: Record<string, string> = {
 if (opt.against) {
   // The lib as committed at REV, beside the working tree's, for an A/B in one run.
   const rev = opt.against;
-  for (const sub of ["lib/redact", "lib/config"]) {
-    const ls = Bun.spawnSync(["git", "ls-tree", "--name-only", `${rev}:${sub}`], { cwd: root });
-    if (ls.exitCode !== 0) throw new Error(`git ls-tree ${rev}:${sub}: ${ls.stderr.toString()}`);
-    mkdirSync(join(dir, "rev", sub), { recursive: true });
-    for (const name of ls.stdout.toString().split("\n").filter((x) => x.endsWith(".ts"))) {
-      writeFileSync(join(dir, "rev", sub, name), Bun.spawnSync(["git", "show", `${rev}:${sub}/${name}`], { cwd: root }).stdout);
-    }
-  }
-  const revLib = JSON.stringify(join(dir, "rev/lib/redact/index.ts"));
+  const revLib = JSON.stringify(join(libAt(rev, dir), "redact/index.ts"));
   entries[`import@${rev.slice(0, 7)}`] = `import * as R from ${revLib};\nif (process.env.TG_NEVER === "1") console.log(R);\n`;
   entries[`first@${rev.slice(0, 7)}`] = firstSrc(revLib);
 }
