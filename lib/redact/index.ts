@@ -393,16 +393,32 @@ function withCopies(s: string, segs0: readonly Segment[], copies: Copies, units:
   });
   const spans = copies.find(s, units);
   if (spans.length === 0) return segs;
+  // Both lists are sorted and non-overlapping; where a copy meets a segment of this
+  // string's own, the two become one segment over both, so no part of either stays in clear.
   const out: Segment[] = [];
+  const put = (g: Segment): void => {
+    const last = out[out.length - 1];
+    if (last === undefined || g.start >= last.end) out.push(g);
+    else if (g.end > last.end) out[out.length - 1] = joined(last, g);
+  };
   let j = 0;
   for (const [a, b, k] of spans) {
-    while (j < segs.length && segs[j]!.end <= a) out.push(segs[j++]!);
-    // Inside (or across) a segment of this string's own: that segment already redacts it.
-    if (j < segs.length && segs[j]!.start < b) continue;
-    out.push({ start: a, end: b, kind: k.kind, tag: k.tag });
+    while (j < segs.length && segs[j]!.start <= a) put(segs[j++]!);
+    put({ start: a, end: b, kind: k.kind, tag: k.tag });
   }
-  while (j < segs.length) out.push(segs[j++]!);
+  while (j < segs.length) put(segs[j++]!);
   return out;
+}
+
+/**
+ * Two overlapping segments, `a` starting first, as one. The one that covers
+ * both keeps its kind and tag (a copy inside the own find is that find; a
+ * piece inside a copy is the copy, rendered with the original's tag); a
+ * partial overlap is tagged by the text it now covers.
+ */
+function joined(a: Segment, b: Segment): Segment {
+  if (b.start === a.start && b.end >= a.end) return b;
+  return { start: a.start, end: Math.max(a.end, b.end), kind: b.tag !== undefined ? b.kind : a.kind, rule: a.rule ?? b.rule };
 }
 
 /**

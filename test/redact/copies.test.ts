@@ -56,6 +56,28 @@ describe("copies", () => {
     expect(Object.keys(out).some((k) => k.startsWith("seen:[REDACTED:password:"))).toBe(true);
   });
 
+  test("a copy that another rule found only part of still goes whole", () => {
+    // Seen in trufflehog's fixtures: the labelled copy is one value; in the bare copy the
+    // entropy rule stops at `:` or `%` and finds a piece. The copy must win over the piece.
+    for (const v of [
+      "KUoABcy4vAON5IDR1AskOXAjwrlcoz2IiNYKj8:ocjGep7tW9WMHS7",
+      "EGGIFBZPKVTIKCEJCSRHQY%5PabdkLS20yFOCKlOiXqbTG%PHGkqp%Ybm%2YgUAvoI-%3ZXVX8KgdsYSJ1DEgoxhGkoY6cNMN8EZidvGnJQ4Z8",
+    ]) {
+      const out = r.text(`service token = '${v}' | '${v}'\n`);
+      expect(leak(out, v)).toBeUndefined();
+      const tags = out.match(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/g) ?? [];
+      expect(tags).toHaveLength(2);
+      expect(tags[1]).toBe(tags[0]!);
+      expect(out).toStartWith("service token = '");
+    }
+    // The same in a record: the piece is in another field than the labelled value.
+    const v = "Zr81QpLm4TxW2vNc9KaHs7:BdYe3Fu6Gj";
+    const out = JSON.stringify(r.value({ api_token: v, log: `retrying with ${v} now` }));
+    expect(leak(out, v)).toBeUndefined();
+    expect(out).toContain("retrying with [REDACTED:");
+    expect(out).toContain("] now");
+  });
+
   test("short finds are masked only where they stand alone", () => {
     // A 6-char password: its copy inside a longer word is no copy.
     const out = r.value({ password: "Zq81xW", msg: "Zq81xW and Zq81xWabc and (Zq81xW)" }) as Record<string, string>;
