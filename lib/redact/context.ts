@@ -37,6 +37,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
     sp++;
   }
   const c = s[i];
+  const sepAt = i;
   let flag = false;
   let xml = false;
   if (c === "=" && s[i + 1] === ">") i += 2;
@@ -90,7 +91,27 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
     j++;
   }
   if (xml && !s.startsWith("</", j)) return undefined;
+  // `KEY=value` opening a line (an env file, `export`, INI): the value is the rest of the word,
+  // brackets and symbols included (`KEY=4nXYKv]mHD…`, `PASSWORD=usrpS@d>p`), unless it reads as
+  // code (`password=request.form[…]`, `token=get(…)`), which the narrow end leaves to the checks.
+  if (j < lim && c === "=" && s[sepAt + 1] !== "=" && s[sepAt + 1] !== ">" && !BARE_WORD_STOP.has(s.charCodeAt(j)) && assignmentLine(s, keyStart)) {
+    let k = j;
+    while (k < lim && !BARE_WORD_STOP.has(s.charCodeAt(k))) k++;
+    if (!CODE_HEAD.test(s.slice(start, k))) j = k;
+  }
   return { start, end: j, flag, bare: !xml };
+}
+
+// What ends a bare value that opens a line: whitespace, quotes, escapes and `;`.
+const BARE_WORD_STOP = new Set([..." \t\r\n\"'`;\\"].map((c) => c.charCodeAt(0)));
+// An identifier or member path followed by an indexer or a call.
+const CODE_HEAD = /^[A-Za-z_$][\w$.]*[[(]/;
+const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+)?$/;
+
+/** Whether the key at `keyStart` opens its line (after indentation and `export`/`set`/`ENV`). */
+function assignmentLine(s: string, keyStart: number): boolean {
+  const lineStart = s.lastIndexOf("\n", keyStart - 1) + 1;
+  return keyStart - lineStart <= 16 && ASSIGNMENT_HEAD.test(s.slice(lineStart, keyStart));
 }
 
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;

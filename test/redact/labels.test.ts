@@ -42,6 +42,14 @@ describe("weak or no labels", () => {
     gone(`DB_PASSWORD="p@ss w0rd! 42"\n`, "p@ss w0rd! 42");
     gone(`password: 'Tr0ub4dor&3 horse'\n`, "Tr0ub4dor&3 horse");
   });
+  test("a value that opens its line keeps its brackets and symbols (env files, export, INI)", () => {
+    for (const v of ["4nXYKv]mHDeom5esert30Ea7]4QEfMg6", "usrpS@d>p", "u@D7GXt)t>8d(LtH^(lvZ<g=", "Zq81,xW3}pL9"]) {
+      expect(gone(`export COUCH_API_KEY=${v}\n`, v)).toMatch(/^export COUCH_API_KEY=\[REDACTED:api-key:[0-9a-f]{4}\]\n$/);
+      expect(gone(`  db_password = ${v} # rotated\n`, v)).toMatch(/^  db_password = \[REDACTED:password:[0-9a-f]{4}\] # rotated\n$/);
+    }
+    // Not at a line's start, a bare value still ends at brackets: `f(token=abc)` keeps its `)`.
+    expect(r.text(`call(api_token=Zq81xW3pL9Tr0b, retry=3)`)).toMatch(/^call\(api_token=\[REDACTED:[a-z-]+:[0-9a-f]{4}\], retry=3\)$/);
+  });
   test(".npmrc _auth/_password and .netrc password", () => {
     const b64 = Buffer.from(`me:${tok(16)}`).toString("base64");
     gone(`//registry.example.com/:_auth=${b64}\n`, b64);
@@ -177,6 +185,7 @@ describe("false-positive classes seen in traces", () => {
   const same = (s: string): void => expect(r.text(s)).toBe(s);
   test("code expressions", () => {
     same("password := match[1]");
+    same("password=request.form['password']\ntoken=get_token(user)\nAPI_KEY=config[:api_key]\nsecret=<your-secret>");
     same('url := "access_token=" + value');
     same("const token = getToken(req.headers);\nsecret: PotentialSecret,\nauth: v4auth_header,");
     same("exports.TOKEN = exports.STRICT_TOKEN.concat([' ']);");
