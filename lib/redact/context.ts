@@ -44,6 +44,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   else if (c === ":" && s[i + 1] === "=") i += 2;
   else if (c === "=" && s[i + 1] === "=") i += 2; // `password == "x"`: still a literal
   else if (c === "=" || c === ":") i += 1;
+  else if (c === "-" && sp > 0 && (s[i + 1] === " " || s[i + 1] === "\t") && QUOTED_AFTER_DASH.test(s.slice(i + 1, i + 7))) i += 1; // `token - 'value'`
   else if (c === ">" && s[keyStart - 1] === "<") {
     i += 1; // <password>x</password>
     xml = true;
@@ -102,6 +103,8 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   return { start, end: j, flag, bare: !xml };
 }
 
+// After a dash separator only a quoted value counts: a bare one is arithmetic or prose.
+const QUOTED_AFTER_DASH = /^[ \t]{1,4}["'`]/;
 // What ends a bare value that opens a line: whitespace, quotes, escapes and `;`.
 const BARE_WORD_STOP = new Set([..." \t\r\n\"'`;\\"].map((c) => c.charCodeAt(0)));
 // An identifier or member path followed by an indexer or a call.

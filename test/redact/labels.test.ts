@@ -37,6 +37,12 @@ describe("weak or no labels", () => {
     const b = g.s(A.hex, 32);
     gone(`siteleaf token - '${a}'\n`, a);
     gone(`mailgun pass '${b}'\n`, b);
+    // Symbols break the value into pieces no entropy test scores: the quotes bound it.
+    for (const v of ["ai$oy@v8w9-$rcawnt^87rv3-9k0t&srbc8v", "JFdESNcC4meVkWFygHV5O5FmhycSCsQnlmmXWwTKSQOJG3ERd?stTjE8m98hJU"]) {
+      expect(gone(`nethunt token - '${v}'\n`, v)).toMatch(/^nethunt token - '\[REDACTED:[a-z-]+:[0-9a-f]{4}\]'\n$/);
+    }
+    // A bare value after a dash is arithmetic or prose.
+    expect(r.text("remaining = token - offset\nthe key - see below")).toBe("remaining = token - offset\nthe key - see below");
   });
   test("quoted values with spaces or symbols after a password-like key", () => {
     gone(`DB_PASSWORD="p@ss w0rd! 42"\n`, "p@ss w0rd! 42");
