@@ -140,6 +140,13 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     gone(`  <session>{AQAAABAAA ${sts}}</session>\n`, sts);
     gone(`session: ${sts}\n`, sts);
   });
+  test("mixed-case hex is no digest: alone or after a provider's name it goes; 0x addresses, ETags and single-case hex stay", () => {
+    const mixed = "6d2FabeB6ADd229Bc199FabA28fD3efb57dF0bD3";
+    expect(gone(`sourcegraph: ${mixed}\n`, mixed)).toMatch(/^sourcegraph: \[REDACTED:high-entropy-token:[0-9a-f]{4}\]\n$/);
+    gone(`${mixed}\n`, mixed);
+    const keep = "to: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\netag 3ea4572956e2b381923ed34c31db76aa-2\ncommit 6d2fabeb6add229bc199faba28fd3efb57df0bd3\n";
+    expect(r.text(keep)).toBe(keep);
+  });
   test("a 12-19 character token of letters and digits alone on a line; a JSON value that is one token is its key's to judge", () => {
     gone("$ cat ~/.config/geoip/license\nLAwdpRpHOnYE0Wyc\n$ echo done\n", "LAwdpRpHOnYE0Wyc");
     for (const t of ["JJ4ZIC9EJNWVIS86", "jhu8d2zu0ar6fnkx", "xM98lZh20vZs"]) gone(`$ pbpaste\n${t}\n`, t);

@@ -415,7 +415,9 @@ function randomToken(f: TokenFacts, bar: Bar): boolean {
   // build logs and listings hold one a line and it costs less than the entropy bar and the word cover.
   if (f.slashes >= 2 && (f.path ??= pathOfWords(f.u, f.from, f.to, f.slashes))) return false;
   // The entropy bar first (one pass, no allocation): most candidates fail it, and every test after it is dearer.
-  const k = (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
+  // Mixed-case hex with no dash (past the test above) is drawn from 22 characters, not the 62 its
+  // classes suggest; hex with dashes that is no UUID (`…-2` ETags, ids) keeps the dearer bar.
+  const k = f.hexOnly && f.dashes === 0 ? 22 : (ups > 0 ? 26 : 0) + (lows > 0 ? 26 : 0) + (digits > 0 ? 10 : 0) + (letters + digits < n ? 4 : 0);
   // What n characters drawn at random from k give, on average (the plug-in
   // estimate falls short of log2 k by about (k-1)/(2n ln 2)), less a margin.
   const expected = Math.log2(k) - (k - 1) / (2 * n * Math.LN2);
