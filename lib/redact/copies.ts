@@ -40,9 +40,25 @@ interface Variant {
  */
 export function copyWorthy(secret: string): boolean {
   if (secret.length < COPY_MIN || /^[\s\W_]*$/.test(secret)) return false;
-  // Letters only, or an identifier without digits (`SecretsCollection`, `api_key`): a word, not a credential.
-  if (/^[A-Za-z_$][A-Za-z_$.]*$/.test(secret)) return false;
+  // Letters only, or an identifier without digits (`SecretsCollection`, `api_key`): a word, not a
+  // credential; unless its case flips at every other letter or so (`vZrEclFwOqeA`), which no name does.
+  if (/^[A-Za-z_$][A-Za-z_$.]*$/.test(secret)) return secret.length >= 12 && caseFlips(secret) * 3 >= secret.length;
   return true;
+}
+
+/** How many neighbouring letters in `s` differ in case. */
+function caseFlips(s: string): number {
+  let flips = 0;
+  for (let i = 1; i < s.length; i++) {
+    const a = s.charCodeAt(i - 1);
+    const b = s.charCodeAt(i);
+    const aUp = a >= 65 && a <= 90;
+    const bUp = b >= 65 && b <= 90;
+    const aLow = a >= 97 && a <= 122;
+    const bLow = b >= 97 && b <= 122;
+    if ((aUp && bLow) || (aLow && bUp)) flips++;
+  }
+  return flips;
 }
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);

@@ -78,6 +78,15 @@ describe("copies", () => {
     expect(out).toContain("] now");
   });
 
+  test("a letters-only token goes in every copy; a name a rule took for a value does not spread", () => {
+    const v = "vZrEclFwOqeA";
+    const out = r.text(`parsehub token = '${v}' | '${v}'\n`);
+    expect(out).not.toContain(v);
+    // `Secret: secretValue`, `token = XMLHttpRequest`: whatever the rule made of them, the words stay elsewhere.
+    const names = r.value({ secret: "secretValue", token: "XMLHttpRequest", note: "secretValue and XMLHttpRequest" }) as Record<string, string>;
+    expect(names.note).toBe("secretValue and XMLHttpRequest");
+  });
+
   test("short finds are masked only where they stand alone", () => {
     // A 6-char password: its copy inside a longer word is no copy.
     const out = r.value({ password: "Zq81xW", msg: "Zq81xW and Zq81xWabc and (Zq81xW)" }) as Record<string, string>;
