@@ -176,7 +176,7 @@ const SPECS: readonly Spec[] = [
   ["twitter-bearer-token", ["aaaaaaaaaaaaaaaaaaaa"], String.raw`A{20,24}((?:[${B62}]|%[0-9A-F]{2}){40,240})(?![A-Za-z0-9%+/=])`, { accept: (v) => /%(?:2B|2F|3D)/.test(v) && /[a-z]/.test(v) && /\d/.test(v) }],
   ["twilio-api-key", ["sk"], String.raw`SK([0-9a-f]{32})` + RB],
   ["sendgrid-api-key", ["sg."], String.raw`SG\.([A-Za-z0-9=_-]{16,32}\.[A-Za-z0-9=_-]{30,50}|[A-Za-z0-9=_.-]{66})` + String.raw`(?![A-Za-z0-9_=-])`],
-  ["mailgun-api-key", ["key-"], String.raw`key-([a-z0-9]{32}|[A-Za-z0-9]{64})` + RB, { accept: (v) => /\d/.test(v) && entropy(v) >= 3.2 }],
+  ["mailgun-api-key", ["key-"], String.raw`key-([a-z0-9]{32}|[A-Za-z0-9]{64})` + RB, { accept: (v) => /\d/.test(v) && entropy(v) >= 2.9 }],
   ["mailgun-api-key", ["pubkey-"], String.raw`pubkey-([a-f0-9]{32})` + RB],
   ["mailchimp-api-key", ["-us"], String.raw`([a-f0-9]{32})-us[0-9]{1,2}` + RB, { back: 32 }],
   // Payments and commerce
@@ -249,7 +249,7 @@ const SPECS: readonly Spec[] = [
   ["sourcegraph-cody-token", ["slk_"], String.raw`slk_([a-f0-9]{64})` + RB],
   ["square-access-token", ["eaaa"], String.raw`EAAA([A-Za-z0-9_=+-]{40,100})` + String.raw`(?![A-Za-z0-9_=+-])`, { priority: 3.1 }],
   ["square-token", ["sq0idp-", "sq0atb-"], String.raw`sq0(?:atb)-([${B64U}]{22,43})`],
-  ["typeform-token", ["tfp_"], String.raw`tfp_([A-Za-z0-9_.=-]{59})` + String.raw`(?![A-Za-z0-9_.=-])`],
+  ["typeform-token", ["tfp_"], String.raw`tfp_([A-Za-z0-9_.=-]{40,59})` + String.raw`(?![A-Za-z0-9_.=-])`],
   ["yandex-token", ["aqvn", "t1."], String.raw`(?:AQVN([A-Za-z0-9_-]{35,38})|t1\.([A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{86}={0,2}))` + RB, { group: 0 }],
   ["tailscale-key", ["tskey-"], String.raw`tskey-(?:[a-z]{2,12}-)?([A-Za-z0-9_-]{20,120})` + String.raw`(?![A-Za-z0-9_-])`],
   ["teamwork-token", ["tkn.v1_"], String.raw`tkn\.v1_([A-Za-z0-9+/=_-]{40,120})` + String.raw`(?![A-Za-z0-9+/=_-])`],

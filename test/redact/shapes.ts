@@ -97,6 +97,9 @@ export const SHAPES: readonly Shape[] = [
   pre("planetscale-token", "pscale_tkn_", A.b62, 43),
   pre("supabase-token", "sbp_", A.hex, 40),
   pre("netlify-token", "nfp_", A.b62, 36),
+  // Typeform personal tokens: 59 characters in gitleaks' rule, 40-59 in trufflehog's (its fixture has 40 hex).
+  pre("typeform-token", "tfp_", A.hex, 40),
+  pre("typeform-token", "tfp_", A.b62, 59),
   pre("new-relic-key", "NRAK-", A.upnum, 27),
   tok("dynatrace-token", (g) => { const b = `${g.s(A.upnum, 24)}.${g.s(A.upnum, 64)}`; return { text: "dt0c01." + b, secret: b }; }),
   tok("grafana-service-account-token", (g) => { const b = `${g.s(A.b62, 32)}_${g.s(A.hex, 8)}`; return { text: "glsa_" + b, secret: b }; }),
