@@ -361,7 +361,8 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
     return true;
   }
   // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
-  if (/^[\d.,_:+-]+$/.test(v) && !/^\d{20,}$/.test(v)) return false;
+  // 16+ digits are past any timestamp, port, count or version: under a key that names a secret, a credential.
+  if (/^[\d.,_:+-]+$/.test(v) && !/^\d{16,}$/.test(v)) return false;
   if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
   if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
   // Tokens have no spaces (passwords may).
@@ -369,5 +370,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
   if ("abcdefghijklmnopqrstuvwxyz".includes(lower) || "0123456789".includes(lower)) return false;
   const h = entropy(v);
-  return h >= Math.min(3.0, Math.log2(n) * 0.8);
+  // Digits alone hold at most log2(10) = 3.32 bits each, and 16-20 random ones measure about 3.0:
+  // their floor is below that, or half of all random numeric keys would be turned away.
+  return h >= (/^\d+$/.test(v) ? 2.5 : Math.min(3.0, Math.log2(n) * 0.8));
 }
