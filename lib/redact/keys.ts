@@ -361,8 +361,9 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
     return true;
   }
   // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
-  // 16+ digits are past any timestamp, port, count or version: under a key that names a secret, a credential.
-  if (/^[\d.,_:+-]+$/.test(v) && !/^\d{16,}$/.test(v)) return false;
+  // 15+ digits are longer than a millisecond timestamp, a port, a count or a version: under a key
+  // that names a secret, a credential (Cloudinary's API keys are 15 digits, Discord's ids 17-19).
+  if (/^[\d.,_:+-]+$/.test(v) && !/^\d{15,}$/.test(v)) return false;
   if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
   if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
   // Tokens have no spaces (passwords may).

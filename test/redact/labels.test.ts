@@ -56,8 +56,9 @@ describe("weak or no labels", () => {
     // Not at a line's start, a bare value still ends at brackets: `f(token=abc)` keeps its `)`.
     expect(r.text(`call(api_token=Zq81xW3pL9Tr0b, retry=3)`)).toMatch(/^call\(api_token=\[REDACTED:[a-z-]+:[0-9a-f]{4}\], retry=3\)$/);
   });
-  test("16+ digits under a key that names a secret go; timestamps, counts and ports stay", () => {
+  test("15+ digits under a key that names a secret go; timestamps, counts and ports stay", () => {
     expect(gone("export DISCORD_API_TOKEN=391680139031094019\n", "391680139031094019")).toMatch(/^export DISCORD_API_TOKEN=\[REDACTED:[a-z-]+:[0-9a-f]{4}\]\n$/);
+    gone("CLOUDINARY_API_KEY=218873249723411\n", "218873249723411");
     const keep = "api_key_created: 1699999999999\ntoken_count=1234567\nsecret_port: 8443\n";
     expect(r.text(keep)).toBe(keep);
   });
