@@ -206,6 +206,22 @@ const KEY_HEAD_NEG = new Set([
 ]);
 
 /**
+ * What n random hex digits measure on average by `entropy` (the plug-in
+ * estimate falls short of log2 16 by about 15/(2n ln 2), and n characters
+ * hold at most log2 n bits each). A floor for hex is a share of this, not a
+ * fixed figure: a fixed 3.2 turns away one random 32-digit body in a few
+ * thousand.
+ *
+ * @example
+ * ```ts
+ * randomHexEntropy(32).toFixed(2); // "3.66"
+ * ```
+ */
+export function randomHexEntropy(n: number): number {
+  return Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n));
+}
+
+/**
  * Shannon entropy in bits per character.
  *
  * @example
@@ -281,8 +297,10 @@ for (let k = 2; k < K_LOG2_K.length; k++) K_LOG2_K[k] = k * Math.log2(k);
 const kLog2k = (k: number): number => (k < K_LOG2_K.length ? K_LOG2_K[k]! : k * Math.log2(k));
 
 // `$VAR` and `%VAR%` only as a whole value or before a path/separator: a
-// password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference.
-const REFERENCE = /^(?:<|\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
+// password such as `$Lw3!…` or `%Lw3HZ%Wn…` is a literal, not a reference; and a
+// `%…%` name is one a variable has (`%APPDATA%`, `%UserProfile%`, `%db_pass%`),
+// not random letters and digits (`%k3iYxBbFB3wq%`).
+const REFERENCE = /^(?:<|\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%_?(?:[A-Z][A-Z0-9]*|[a-z][a-z0-9]*|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+)(?:_(?:[A-Z][A-Z0-9]*|[a-z][a-z0-9]*|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+))*_?%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
 const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
 const SIMPLE_WORDS = new Set([
   "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "test", "testing", "secret",
@@ -345,7 +363,8 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
   if (/^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
   // Labels and prose in any language (`Passwort bestätigen`): letters and spaces with a space, or a sentence.
-  if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v))) return false;
+  // A capital inside a word (`eaBzjPadcaCZK!`) is no prose.
+  if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v)) && !/\p{Ll}\p{Lu}/u.test(v)) return false;
   // The tail of a bracketed placeholder (`<user:password>`, `[PASSWORD]`).
   if (/^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
   if (/\s/.test(v) && v.split(/\s+/).length > 4) return false;

@@ -9,7 +9,7 @@
  * are bounded and no group is nested under a quantifier.
  */
 import { checksumOk } from "./crc32.ts";
-import { entropy } from "./keys.ts";
+import { entropy, randomHexEntropy } from "./keys.ts";
 import type { Rule, RulePattern, ScanCtx } from "./types.ts";
 
 /** Left boundary: not after a word character, except after a JSON escape such as `\n`. */
@@ -84,7 +84,13 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
 const B62 = "A-Za-z0-9";
 const B64U = "A-Za-z0-9_-";
 const crc = (m: RegExpExecArray): boolean => checksumOk(m[1]!);
-const highEntropy = (floor: number) => (s: string): boolean => entropy(s) >= floor && /\d/.test(s) && /[A-Za-z]/.test(s);
+/**
+ * A family's entropy floor for body `s`: `floor`, or for a hex body (16
+ * characters to draw from, not 62) 0.8 of what random hex of its length
+ * measures, if lower.
+ */
+const floorFor = (s: string, floor: number): number => (/^[0-9a-fA-F]+$/.test(s) ? Math.min(floor, 0.8 * randomHexEntropy(s.length)) : floor);
+const highEntropy = (floor: number) => (s: string): boolean => entropy(s) >= floorFor(s, floor) && /\d/.test(s) && /[A-Za-z]/.test(s);
 
 /** Slack's docs URL `T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX` is a placeholder, not a hook. */
 function slackHookOk(path: string): boolean {
@@ -176,7 +182,7 @@ const SPECS: readonly Spec[] = [
   ["twitter-bearer-token", ["aaaaaaaaaaaaaaaaaaaa"], String.raw`A{20,24}((?:[${B62}]|%[0-9A-F]{2}){40,240})(?![A-Za-z0-9%+/=])`, { accept: (v) => /%(?:2B|2F|3D)/.test(v) && /[a-z]/.test(v) && /\d/.test(v) }],
   ["twilio-api-key", ["sk"], String.raw`SK([0-9a-f]{32})` + RB],
   ["sendgrid-api-key", ["sg."], String.raw`SG\.([A-Za-z0-9=_-]{16,32}\.[A-Za-z0-9=_-]{30,50}|[A-Za-z0-9=_.-]{66})` + String.raw`(?![A-Za-z0-9_=-])`],
-  ["mailgun-api-key", ["key-"], String.raw`key-([a-z0-9]{32}|[A-Za-z0-9]{64})` + RB, { accept: (v) => /\d/.test(v) && entropy(v) >= 2.9 }],
+  ["mailgun-api-key", ["key-"], String.raw`key-([a-z0-9]{32}|[A-Za-z0-9]{64})` + RB, { accept: (v) => /\d/.test(v) && entropy(v) >= floorFor(v, 3.2) }],
   ["mailgun-api-key", ["pubkey-"], String.raw`pubkey-([a-f0-9]{32})` + RB],
   ["mailchimp-api-key", ["-us"], String.raw`([a-f0-9]{32})-us[0-9]{1,2}` + RB, { back: 32 }],
   // Payments and commerce

@@ -209,6 +209,12 @@ describe("false-positive classes seen in traces", () => {
     same("const token = getToken(req.headers);\nsecret: PotentialSecret,\nauth: v4auth_header,");
     same("exports.TOKEN = exports.STRICT_TOKEN.concat([' ']);");
   });
+  test("references stay, random look-alikes go: %VAR% names a variable has, prose with a capital only at a word's start", () => {
+    same("Password=%DB_PASS%;\npassword: %UserProfile%\\secret.txt\npw=%LocalAppData%;\npassword = %APPDATA%/db.pw\n");
+    same('"confirmPassword": "Confirm Password!"\n"password": "Passwort bestätigen!"');
+    gone("Server=db;User ID=sa;Password=%k3iYxBbFB3wq%;Encrypt=true", "%k3iYxBbFB3wq%");
+    gone("<password>eaBzjPadcaCZK!</password>", "eaBzjPadcaCZK!");
+  });
   test("placeholders in auth syntax", () => {
     same("curl -u <user:password> https://api.example.com");
     same("--password [PASSWORD]");

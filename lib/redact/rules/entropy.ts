@@ -25,7 +25,7 @@
  * knows the token's kind wins on overlap.
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
-import { classifyKey, entropyOfUnits, negatedKey } from "../keys.ts";
+import { classifyKey, entropyOfUnits, negatedKey, randomHexEntropy } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -408,7 +408,7 @@ function randomToken(f: TokenFacts, bar: Bar): boolean {
     if (f.singleCaseHex) {
       if (!bar.hex || n < (bar === LABELLED ? 12 : 32)) return false;
       // What n random hex digits give on average (see below), less the bar's margin: 14 digits after a label count.
-      return (f.entropy ??= entropyOfUnits(f.u, f.from, f.to)) >= Math.min(4 - 15 / (2 * n * Math.LN2), Math.log2(n)) * (bar === LABELLED ? bar.frac : 0.8);
+      return (f.entropy ??= entropyOfUnits(f.u, f.from, f.to)) >= randomHexEntropy(n) * (bar === LABELLED ? bar.frac : 0.8);
     }
   }
   // A path (two slashes, word segments: `/home/dev/project/src/file20`) is shapeless()'s to rule out, but
