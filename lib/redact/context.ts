@@ -92,16 +92,23 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
     j++;
   }
   if (xml && !s.startsWith("</", j)) return undefined;
-  // `KEY=value` opening a line (an env file, `export`, INI): the value is the rest of the word,
-  // brackets and symbols included (`KEY=4nXYKv]mHD…`, `PASSWORD=usrpS@d>p`), unless it reads as
-  // code (`password=request.form[…]`, `token=get(…)`), which the narrow end leaves to the checks.
-  if (j < lim && c === "=" && s[sepAt + 1] !== "=" && s[sepAt + 1] !== ">" && !BARE_WORD_STOP.has(s.charCodeAt(j)) && assignmentLine(s, keyStart)) {
+  // `KEY=value` opening a line (an env file, `export`, INI): a symbol inside the word does not end
+  // the value (`KEY=4nXYKv]mHD…`, `PASSWORD=usrpS@d>p`). Code keeps the narrow end and the checks
+  // after it: a call or indexer (`password=request.form[…]`, `token=get(…)`), a name closed by
+  // `,` `)` `]` `}` (`request_token=request.key):`), or a stop that ends the word (`password=None,`,
+  // `token = (…`: Python keyword arguments and tuples are indented `key=value` lines too).
+  if (j > start && j + 1 < lim && c === "=" && s[sepAt + 1] !== "=" && s[sepAt + 1] !== ">" && !BARE_WORD_STOP.has(s.charCodeAt(j)) && !BARE_WORD_STOP.has(s.charCodeAt(j + 1)) && assignmentLine(s, keyStart)) {
     let k = j;
     while (k < lim && !BARE_WORD_STOP.has(s.charCodeAt(k))) k++;
-    if (!CODE_HEAD.test(s.slice(start, k))) j = k;
+    const closesName = CLOSERS.has(s.charCodeAt(j)) && NAME.test(s.slice(start, j));
+    if (!closesName && !CODE_HEAD.test(s.slice(start, k))) j = k;
   }
   return { start, end: j, flag, bare: !xml };
 }
+
+const CLOSERS = new Set([...",)]}"].map((c) => c.charCodeAt(0)));
+// An identifier or member path (`self.consumer.secret`, `resource_owner_key`).
+const NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
 // After a dash separator only a quoted value counts: a bare one is arithmetic or prose.
 const QUOTED_AFTER_DASH = /^[ \t]{1,4}["'`]/;
