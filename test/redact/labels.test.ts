@@ -122,6 +122,20 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
     gone("GET /v1/items using dB2yF6@qL9vZm1P#4J -> 200\n", "dB2yF6@qL9vZm1P#4J");
     const code = "build with node@20.1.0 using user@example.com\nmove word left or right with Ctrl+Left/Right\ninstallable with #pull/123/merge\n";
     expect(r.text(code)).toBe(code);
+    // Documentation (Node's own docs, Python's distutils, as printed by `cat`): markup after with/using.
+    const docs = [
+      "* [Option 2: Automated install with Boxstarter](#option-2-automated-install-with-boxstarter)",
+      "| linux-ppc64le           | RHEL 8 with gcc-toolset-10[^6]     |",
+      "Example of a custom reporter using {stream.Transform}:",
+      "With TLSv1.3, be aware that multiple tickets may be sent by the server,",
+      "Refer to [C/C++ addons with Node-API](n-api.md) for more",
+      "* crypto: look up SSL errors with ERR\\_print\\_errors() (Ben Noordhuis)",
+      "you can try compiling with MingW32, by passing",
+      "* macros defined with -Dname[=value]",
+      "reverted using `--security-revert=CVE-2016-2216`",
+      'onclick="with (this.firstChild.style)',
+    ].join("\n");
+    expect(r.text(docs)).toBe(docs);
   });
   test("the second half of an id:secret pair after a label", () => {
     gone("GET /v1 using KUoABcy4vAON5IDR1AskOXAjwrlcoz2IiNYKj8:ocjGep7tW9WMHS7 -> 200\n", "ocjGep7tW9WMHS7");

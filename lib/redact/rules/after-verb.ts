@@ -11,7 +11,12 @@ import { regexRule } from "../prefix.ts";
 /** Whether `v` reads as a typed password: all four classes, or three with two kinds of symbol and 12+ characters. */
 function credentialLike(v: string): boolean {
   if (v.includes("://") || /^[\w.+-]+@[\w-]+\.[\w.-]+$/.test(v)) return false; // URLs, emails
-  if (/^[A-Za-z_][\w.-]{0,40}[=:]/.test(v)) return false; // `using Key=…`: a pair, the key/value and entropy rules read it
+  // Markdown and code after "with"/"using" (`with Node-API](n-api.md)`, `using {stream.Transform}:`,
+  // `` using `--flag=x` ``, `with ERR\_print()`, `with -Dname[=value]`): brackets, braces, backticks
+  // and backslashes are syntax there, and a typed password seldom holds them. A trailing `,` or `.`
+  // means the word was shorter than the rule's eight characters (`with TLSv1.3,`).
+  if (/[()[\]{}<>`\\|]/.test(v) || /[.,;:]$/.test(v)) return false;
+  if (/^-{0,2}[A-Za-z_][\w.-]{0,40}[=:]/.test(v)) return false; // `using Key=…`, `using --flag=…`: a pair, the key/value and entropy rules read it
   const lower = /[a-z]/.test(v);
   const upper = /[A-Z]/.test(v);
   const digit = /\d/.test(v);
