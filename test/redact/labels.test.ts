@@ -212,6 +212,11 @@ describe("entropy guards: what is not a secret", () => {
     same("release-2024-01-05 my-test-org-123.my.salesforce.com v1.2.3-beta.4+build.5678");
     same("/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30");
   });
+  test("constants of acronyms and words (Python's ssl and urllib3, Node's errors), but not random key groups", () => {
+    same("TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 = 0xC030\nSecurityConst.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,\nfrom .url import BRACELESS_IPV6_ADDRZ_RE\n`NGHTTP2_ENHANCE_YOUR_CALM` and `ERR_HTTP2_GOAWAY_SESSION`");
+    gone("licence VK7JG-NPHTM-C97JM-9MPGT-3V66T\n", "VK7JG-NPHTM-C97JM-9MPGT-3V66T");
+    gone("requestfinance token = 'IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG'\n", "IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG");
+  });
 });
 
 describe("false-positive classes seen in traces", () => {

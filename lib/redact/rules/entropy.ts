@@ -369,12 +369,27 @@ function isWord(u: Uint16Array, a: number, b: number): boolean {
 /**
  * Capitals only count as a name's piece when they read as a word or an
  * acronym (`HEADER`, `HTTP2`), not random (`BZWZYWJ`): request keys print as
- * `IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG`.
+ * `IZAT6SA-AJUQES1-BZWZYWJ-VDIXPVG`, licence keys as `VK7JG-NPHTM-…`. An
+ * acronym of up to six capitals that is no word (`ECDHE`, `NGHTTP`) is one
+ * in a name that also holds a word of four letters or more
+ * (`TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384`, `NGHTTP2_ENHANCE_YOUR_CALM`):
+ * random keys hold none.
  */
 function capsOk(t: string, u: Uint16Array, from: number): boolean {
   // Over the whole token, not piece by piece: a run of capitals never crosses a separator.
-  for (const m of t.matchAll(/[A-Z]{5,}/g)) if (!wordLike(u, from + m.index, from + m.index + m[0].length)) return false;
-  return true;
+  let acronym = false;
+  for (const m of t.matchAll(/[A-Z]{5,}/g)) {
+    if (wordLike(u, from + m.index, from + m.index + m[0].length)) continue;
+    if (m[0].length > 6) return false;
+    acronym = true;
+  }
+  return !acronym || hasWord(t, u, from);
+}
+
+/** Whether a letter run of `t` (split at case steps, digits and separators) of 4+ letters reads as a word. */
+function hasWord(t: string, u: Uint16Array, from: number): boolean {
+  for (const m of t.matchAll(/[A-Z]{4,}(?![a-z])|[A-Z]?[a-z]{3,}/g)) if (wordLike(u, from + m.index, from + m.index + m[0].length)) return true;
+  return false;
 }
 
 interface Bar {
