@@ -385,6 +385,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[\d.,_:+-]+$/.test(v) && !/^\d{15,}$/.test(v)) return false;
   if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
   if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
+  if (/^[A-Z][a-z]+$/.test(v)) return false; // `token = Punctuation`, `:param cookies: Dictionary …`: a name
   // Tokens have no spaces (passwords may).
   if (/\s/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken

@@ -227,6 +227,8 @@ describe("false-positive classes seen in traces", () => {
     // Python keyword arguments and tuples (seen in urllib3, requests, oauthlib): indented `key=value` lines.
     same("conn = Pool(\n    host,\n    port=None,\n    password=None,\n    retries=None,\n)\nbody=None, headers=None\nself.__proxy = (None, None, None)");
     same("    password=password,\n    auth=self.auth,\n    cookies=self.cookies,\n(cookies, auth, proxies).\nmerge_cookies,");
+    // A Capitalized word under a token or cookie key is a name (pygments, requests' docstrings).
+    same("token = Punctuation\n            token = Whitespace\n:param cookies: Dictionary or CookieJar object to be added.");
     same("        client_secret=self.consumer.secret,\n        request_token=request.resource_owner_key):\n        token = (String.Double if terminator else\n        auth = (unquote(parsed.username), unquote(parsed.password))");
     same('url := "access_token=" + value');
     same("const token = getToken(req.headers);\nsecret: PotentialSecret,\nauth: v4auth_header,");
