@@ -7,6 +7,7 @@
  * and base64 forms, with the same kind and tag.
  */
 
+import { caseFlips } from "./keys.ts";
 import { codeUnits, doubled } from "./runs.ts";
 
 /** Shortest found value whose copies are masked; shorter finds are masked where found only. */
@@ -46,20 +47,6 @@ export function copyWorthy(secret: string): boolean {
   return true;
 }
 
-/** How many neighbouring letters in `s` differ in case. */
-function caseFlips(s: string): number {
-  let flips = 0;
-  for (let i = 1; i < s.length; i++) {
-    const a = s.charCodeAt(i - 1);
-    const b = s.charCodeAt(i);
-    const aUp = a >= 65 && a <= 90;
-    const bUp = b >= 65 && b <= 90;
-    const aLow = a >= 97 && a <= 122;
-    const bLow = b >= 97 && b <= 122;
-    if ((aUp && bLow) || (aLow && bUp)) flips++;
-  }
-  return flips;
-}
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 

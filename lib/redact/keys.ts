@@ -206,6 +206,26 @@ const KEY_HEAD_NEG = new Set([
 ]);
 
 /**
+ * How many neighbouring letters in `s` differ in case: a name's case changes
+ * at its words (`XMLHttpRequest`: 3), random letters' about every other
+ * letter (`vZrEclFwOqeA`: 9).
+ *
+ * @example
+ * ```ts
+ * caseFlips("getUserName"); // 4
+ * ```
+ */
+export function caseFlips(s: string): number {
+  let flips = 0;
+  for (let i = 1; i < s.length; i++) {
+    const a = s.charCodeAt(i - 1);
+    const b = s.charCodeAt(i);
+    if (((a >= 65 && a <= 90) && (b >= 97 && b <= 122)) || ((a >= 97 && a <= 122) && (b >= 65 && b <= 90))) flips++;
+  }
+  return flips;
+}
+
+/**
  * What n random hex digits measure on average by `entropy` (the plug-in
  * estimate falls short of log2 16 by about 15/(2n ln 2), and n characters
  * hold at most log2 n bits each). A floor for hex is a share of this, not a
@@ -386,6 +406,9 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
   if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
   if (/^[A-Z][a-z]+$/.test(v)) return false; // `token = Punctuation`, `:param cookies: Dictionary …`: a name
+  // Letters in both cases whose case changes no more often than a name's (`"_RSAPrivateKey"`, a
+  // Python string annotation); random letters flip about every other letter (`vZrEclFwOqeA`).
+  if (/^_*[A-Za-z]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && caseFlips(v) * 3 < v.length) return false;
   // Tokens have no spaces (passwords may).
   if (/\s/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken

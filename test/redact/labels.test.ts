@@ -212,6 +212,12 @@ describe("entropy guards: what is not a secret", () => {
     same("release-2024-01-05 my-test-org-123.my.salesforce.com v1.2.3-beta.4+build.5678");
     same("/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30");
   });
+  test("file names, media types and paths from a root directory (/etc/ca-certificates.conf, /etc/mime.types, cron lines)", () => {
+    same("mozilla/HiPKI_Root_CA_-_G1.crt\nmozilla/D-TRUST_Root_Class_3_CA_2_2009.crt\napplication/vnd.3gpp-prose-pc3ach+xml\n30 3 * * 0 root test -e /run/systemd/system || SERVICE_MODE=1 /usr/lib/x86_64-linux-gnu/e2fsprogs/e2scrub_all_cron\n");
+    // A random token is still one after a path or a media type's slash.
+    const t = tok(28);
+    expect(gone(`upload to /srv/share then ${t}\n`, t)).toMatch(/^upload to \/srv\/share then \[REDACTED:/);
+  });
   test("constants of acronyms and words (Python's ssl and urllib3, Node's errors), but not random key groups", () => {
     same("TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 = 0xC030\nSecurityConst.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,\nfrom .url import BRACELESS_IPV6_ADDRZ_RE\n`NGHTTP2_ENHANCE_YOUR_CALM` and `ERR_HTTP2_GOAWAY_SESSION`");
     gone("licence VK7JG-NPHTM-C97JM-9MPGT-3V66T\n", "VK7JG-NPHTM-C97JM-9MPGT-3V66T");
@@ -229,6 +235,8 @@ describe("false-positive classes seen in traces", () => {
     same("    password=password,\n    auth=self.auth,\n    cookies=self.cookies,\n(cookies, auth, proxies).\nmerge_cookies,");
     // A Capitalized word under a token or cookie key is a name (pygments, requests' docstrings).
     same("token = Punctuation\n            token = Whitespace\n:param cookies: Dictionary or CookieJar object to be added.");
+    // Python string annotations (cryptography's backends): a name's case, not random letters'.
+    same('backend: "Backend", private_key: "_EllipticCurvePrivateKey", data: bytes\n    private_key: "_RSAPrivateKey",');
     same("        client_secret=self.consumer.secret,\n        request_token=request.resource_owner_key):\n        token = (String.Double if terminator else\n        auth = (unquote(parsed.username), unquote(parsed.password))");
     same('url := "access_token=" + value');
     same("const token = getToken(req.headers);\nsecret: PotentialSecret,\nauth: v4auth_header,");

@@ -502,6 +502,19 @@ function shapeless(f: TokenFacts): boolean {
   return ascendingRun(f.u, f.from, f.to) < 6;
 }
 
+/**
+ * Whether a whole run (the core the rule scores may be one of its dotted
+ * segments) is a file name (`mozilla/HiPKI_Root_CA_-_G1.crt`), a media type
+ * (`application/vnd.3gpp-prose-pc3ach+xml`) or a path from a root directory
+ * (`/usr/lib/x86_64-linux-gnu/e2fsprogs/e2scrub_all_cron`).
+ */
+function namesAFile(run: string): boolean {
+  return FILE_NAME.test(run) || MEDIA_TYPE.test(run) || ROOTED_PATH.test(run);
+}
+const FILE_NAME = /\.(?:crt|pem|cer|der|csr|pub|txt|md|rst|json|ya?ml|toml|conf|cfg|ini|log|sh|py|js|mjs|cjs|ts|tsx|go|rs|rb|java|kt|c|h|cc|cpp|hpp|html?|css|xml|csv|tar|gz|tgz|xz|zip|so|dll|exe|png|jpe?g|gif|svg|ico|pdf|wasm|lock)$/;
+const MEDIA_TYPE = /^(?:application|text|image|audio|video|font|model|multipart|message)\/[\w.+-]+$/;
+const ROOTED_PATH = /^(?:\/(?:usr|etc|home|var|opt|tmp|lib|lib64|bin|sbin|run|proc|sys|dev|srv|mnt|root|Users|private|nix|snap|workspace|app)\/|~\/|\.{1,2}\/)/;
+
 /** Start of the line holding `at`, looking back at most `max` characters (a long line must not make every lookup long). */
 function lineStart(s: string, at: number, max: number): number {
   const lim = Math.max(0, at - max);
@@ -762,7 +775,7 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   const bareOk = randomToken(f, bare);
   let labelled = bareOk ? undefined : labelVerdict(s, a, b, t, f, hexAlone);
   if (!bareOk && labelled !== true) return;
-  if (guarded(s, a, t)) return;
+  if (guarded(s, a, t) || namesAFile(s.slice(a, b))) return;
   labelled ??= labelVerdict(s, a, b, t, f, hexAlone);
   // A key or label that names something else (`sortKey:`, `nextPageToken:`, `"id":`).
   if (labelled === undefined) return;
