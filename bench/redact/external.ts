@@ -13,11 +13,12 @@
  * preservation: the share of non-secret words of positive documents that survive.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { createRedactor } from "../../lib/redact/index.ts";
 import type { Extracted, Negative, Positive } from "./extract.ts";
+import { walkFiles } from "./files.ts";
 
 const { values: opt } = parseArgs({ options: { list: { type: "string", default: "0" }, strict: { type: "boolean" } } });
 const LIST = Number(opt.list);
@@ -228,29 +229,8 @@ function chunks(text: string, max: number): string[] {
   return out;
 }
 
-function walk(dir: string, keep: (p: string) => boolean, out: string[], limit: number): void {
-  if (out.length >= limit || !existsSync(dir)) return;
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    if (out.length >= limit) return;
-    const p = join(dir, n);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) {
-      if (/^(?:\.git|test|tests|__tests__|spec|fixtures?|examples?|test_?data|docs?)$/i.test(n)) continue;
-      walk(p, keep, out, limit);
-    } else if (st.isFile() && st.size > 0 && st.size < 2_000_000 && keep(p)) out.push(p);
-  }
-}
+// Tests, fixtures, examples and docs hold the very secrets and near-misses the other sets score.
+const SKIP_DIRS = /^(?:\.git|test|tests|__tests__|spec|fixtures?|examples?|test_?data|docs?)$/i;
 
 /** Every k-th item, so a set spreads over all packages rather than the first few. */
 const spread = <T>(xs: readonly T[], n: number): T[] => (xs.length <= n ? [...xs] : Array.from({ length: n }, (_, i) => xs[Math.floor((i * xs.length) / n)]!));
@@ -266,7 +246,7 @@ const MIRROR = "/work/.mirror";
 const NM = [join(ROOT, "node_modules"), "/usr/lib/node_modules"];
 const fileDocs = (re: RegExp, n: number): { name: string; text: string }[] => {
   const all: string[] = [];
-  for (const d of NM) walk(d, (p) => re.test(p) && !/\.min\.js$|\.map$|test|spec|fixture/i.test(p), all, 20000);
+  for (const d of NM) walkFiles(d, (p, size) => size < 2_000_000 && re.test(p) && !/\.min\.js$|\.map$|test|spec|fixture/i.test(p), all, 20000, SKIP_DIRS);
   return spread(all, n).map((p) => ({ name: relative(ROOT, p), text: readFileSync(p, "utf8") }));
 };
 

@@ -13,11 +13,12 @@
  * `--against REV` also redacts every file with lib/ at REV and prints the
  * lines whose output differs: what a change to the rules does to real text.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { createRedactor } from "../../lib/redact/index.ts";
+import { walkFiles } from "./files.ts";
 import { libAt } from "./rev.ts";
 
 const { values: opt } = parseArgs({ options: { list: { type: "boolean" }, against: { type: "string" }, max: { type: "string", default: "20000" } } });
@@ -27,29 +28,8 @@ const ROOTS = ["/etc", "/usr/share/doc", "/usr/lib/python3", "/usr/lib/python3.1
 const TEXT = /\.(?:py|sh|conf|cfg|ini|env|ya?ml|toml|pl|pm|js|md|txt|json|xml|properties)$|^[^.]+$/;
 const SIZE_MAX = 300_000;
 
-function walk(dir: string, out: string[]): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names.sort()) {
-    if (out.length >= MAX) return;
-    const p = join(dir, name);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) walk(p, out);
-    else if (st.isFile() && st.size > 0 && st.size <= SIZE_MAX && TEXT.test(name)) out.push(p);
-  }
-}
-
 const files: string[] = [];
-for (const root of ROOTS) walk(root, files);
+for (const root of ROOTS) walkFiles(root, (p, size) => size <= SIZE_MAX && TEXT.test(basename(p)), files, MAX);
 
 const here = createRedactor({ fingerprintKey: "bench" });
 let other: ReturnType<typeof createRedactor> | undefined;

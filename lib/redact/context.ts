@@ -44,7 +44,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   else if (c === ":" && s[i + 1] === "=") i += 2;
   else if (c === "=" && s[i + 1] === "=") i += 2; // `password == "x"`: still a literal
   else if (c === "=" || c === ":") i += 1;
-  else if (c === "-" && sp > 0 && (s[i + 1] === " " || s[i + 1] === "\t") && QUOTED_AFTER_DASH.test(s.slice(i + 1, i + 7))) i += 1; // `token - 'value'`
+  else if (c === "-" && sp > 0 && QUOTED_AFTER_DASH.test(s.slice(i + 1, i + 7))) i += 1; // `token - 'value'`
   else if (c === ">" && s[keyStart - 1] === "<") {
     i += 1; // <password>x</password>
     xml = true;

@@ -7,7 +7,7 @@
  * and base64 forms, with the same kind and tag.
  */
 
-import { caseFlips } from "./keys.ts";
+import { nameCased } from "./keys.ts";
 import { codeUnits, doubled } from "./runs.ts";
 
 /** Shortest found value whose copies are masked; shorter finds are masked where found only. */
@@ -43,10 +43,9 @@ export function copyWorthy(secret: string): boolean {
   if (secret.length < COPY_MIN || /^[\s\W_]*$/.test(secret)) return false;
   // Letters only, or an identifier without digits (`SecretsCollection`, `api_key`): a word, not a
   // credential; unless its case flips at every other letter or so (`vZrEclFwOqeA`), which no name does.
-  if (/^[A-Za-z_$][A-Za-z_$.]*$/.test(secret)) return secret.length >= 12 && caseFlips(secret) * 3 >= secret.length;
+  if (/^[A-Za-z_$][A-Za-z_$.]*$/.test(secret)) return secret.length >= 12 && !nameCased(secret);
   return true;
 }
-
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 

@@ -226,6 +226,21 @@ export function caseFlips(s: string): number {
 }
 
 /**
+ * Whether letters `s` change case no more often than a name does (at most
+ * every third letter): `XMLHttpRequest`, `_RSAPrivateKey`; random letters
+ * (`vZrEclFwOqeA`) change about every other one.
+ *
+ * @example
+ * ```ts
+ * nameCased("XMLHttpRequest"); // true
+ * nameCased("vZrEclFwOqeA");   // false
+ * ```
+ */
+export function nameCased(s: string): boolean {
+  return caseFlips(s) * 3 < s.length;
+}
+
+/**
  * What n random hex digits measure on average by `entropy` (the plug-in
  * estimate falls short of log2 16 by about 15/(2n ln 2), and n characters
  * hold at most log2 n bits each). A floor for hex is a share of this, not a
@@ -405,10 +420,9 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[\d.,_:+-]+$/.test(v) && !/^\d{15,}$/.test(v)) return false;
   if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
   if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
-  if (/^[A-Z][a-z]+$/.test(v)) return false; // `token = Punctuation`, `:param cookies: Dictionary …`: a name
-  // Letters in both cases whose case changes no more often than a name's (`"_RSAPrivateKey"`, a
-  // Python string annotation); random letters flip about every other letter (`vZrEclFwOqeA`).
-  if (/^_*[A-Za-z]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && caseFlips(v) * 3 < v.length) return false;
+  // Letters in both cases, cased as a name is: `token = Punctuation`, `:param cookies: Dictionary …`,
+  // `"_RSAPrivateKey"` (a Python string annotation). Random letters are not (`vZrEclFwOqeA`).
+  if (/^_*[A-Za-z]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && nameCased(v)) return false;
   // Tokens have no spaces (passwords may).
   if (/\s/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken

@@ -775,11 +775,11 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   const bareOk = randomToken(f, bare);
   let labelled = bareOk ? undefined : labelVerdict(s, a, b, t, f, hexAlone);
   if (!bareOk && labelled !== true) return;
-  if (guarded(s, a, t) || namesAFile(s.slice(a, b))) return;
+  const run = s.slice(a, b);
+  if (guarded(s, a, t) || namesAFile(run)) return;
   labelled ??= labelVerdict(s, a, b, t, f, hexAlone);
   // A key or label that names something else (`sortKey:`, `nextPageToken:`, `"id":`).
   if (labelled === undefined) return;
-  const run = s.slice(a, b);
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
   const plain = t.length >= 16 && t.length <= 4096 && mayOpenText(t, 0) ? decodeBase64Text(t) : undefined;
   if (plain !== undefined) {
