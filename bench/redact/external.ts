@@ -51,7 +51,10 @@ const envName = (kind: string): string => kind.toUpperCase().replace(/[^A-Z0-9]+
 const FORMS: Record<string, (v: string, kind: string) => string> = {
   labelled: (v, k) => `export ${envName(k)}_API_KEY=${v}\n`,
   log: (v) => `2026-11-30T09:14:07.512Z DEBUG http: GET https://api.example.com/v1/items using ${v} -> 200 (38 ms)\n`,
-  bare: (v) => `$ pbpaste\n${v}\n$ echo ok\nok\n`,
+  // Alone on a line after a command that says nothing of it: the entropy rule's, with its guards.
+  bare: (v) => `$ ./scripts/setup.sh\n${v}\n$ echo ok\nok\n`,
+  // The same line printed by a command that prints a secret (lib/redact/printed.ts).
+  printed: (v) => `$ pbpaste\n${v}\n$ echo ok\nok\n`,
   json: (v, k) => `${JSON.stringify({ service: k, api_key: v, region: "us-east-1" }, null, 2)}\n`,
 };
 

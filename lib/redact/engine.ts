@@ -7,6 +7,7 @@ import { contextRule } from "./context.ts";
 import { encodedRule } from "./rules/encoded.ts";
 import { entropyRule } from "./rules/entropy.ts";
 import { prefixRule } from "./prefix.ts";
+import { type Printed, printedLines } from "./printed.ts";
 import { STRUCTURAL_NAMES, STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
 import { codeUnits, RUN_MIN, tokenRuns } from "./runs.ts";
@@ -189,6 +190,8 @@ export interface ScanOpts {
   readonly strict?: boolean;
   /** `s` as code units (runs.ts codeUnits), when the caller already made them for a later pass. */
   readonly units?: Uint16Array;
+  /** `s` is what a command that prints a secret printed (printed.ts): its one-token lines are the secret. */
+  readonly printed?: Printed;
 }
 
 /**
@@ -245,6 +248,7 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   for (const x of extras) {
     for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2, rule: "user" });
   }
+  if (opts.printed) printedLines(s, 0, s.length, opts.printed, out);
   return out;
 }
 

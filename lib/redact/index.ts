@@ -30,6 +30,7 @@ import { BUILTIN_RULES, type ExtraRule, innerScanner, render, resolve, scan, typ
 import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
+import { OUTPUT_KEYS, type Printed, printedByCall } from "./printed.ts";
 import { publicValueKey } from "./rules/entropy.ts";
 import { codeUnits } from "./runs.ts";
 
@@ -197,8 +198,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const tag = makeTagger(config.fingerprintKey);
   const strict = config.strict === true;
 
-  const segmentsOf = (s: string, budget: { left: number }, units: Uint16Array | undefined): Segment[] => {
-    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict, units }));
+  const segmentsOf = (s: string, budget: { left: number }, units: Uint16Array | undefined, printed: Printed | undefined): Segment[] => {
+    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict, units, printed }));
     return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
   };
 
@@ -238,12 +239,12 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const NO_SEGS: Plan = { segs: [] };
 
   /** Pass 1 for one string: find its secrets and remember each for the copy pass. */
-  const planString = (s: string, call: Call, key?: string, forced?: string): Plan => {
+  const planString = (s: string, call: Call, key?: string, forced?: Forced): Plan => {
     if (s.length === 0) return NO_SEGS;
-    const container = containerKind(s, key, forced, call);
+    const container = containerKind(s, key, typeof forced === "string" ? forced : undefined, call);
     // Converting 5 MB to code units costs ~10 ms and a 10 MB buffer: once for both passes.
     const units = !container && s.length >= KEEP_UNITS ? codeUnits(s) : undefined;
-    let segs = container ? [] : segmentsOf(s, call, units);
+    let segs = container ? [] : segmentsOf(s, call, units, typeof forced === "object" ? forced : undefined);
     // A value under a key that names a signature, hash, id or name (`"signature": "<base64>"`):
     // the unlabelled-entropy rule does not get to call the whole value a secret.
     if (key !== undefined && segs.length > 0 && publicValueKey(key)) segs = segs.filter((g) => g.rule !== "entropy" || g.end - g.start < s.trim().length);
@@ -293,7 +294,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
    * included) in the same order each time; with `build` false nothing is
    * allocated and the result is undefined.
    */
-  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: string | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: string) => string): unknown => {
+  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: Forced | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: Forced) => string): unknown => {
     if (typeof v === "string") return onString(v, path, key, forced);
     if (v === null || typeof v !== "object") return v;
     if (depth > DEPTH_GUARD) {
@@ -318,6 +319,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     const k8s = obj.kind === "Secret" && (isPlainObject(obj.data) || isPlainObject(obj.stringData));
     // {"name": "DB_PASSWORD", "value": "…"} (container env, ECS, GitHub Actions): the name labels the value.
     const nameKey = typeof obj.name === "string" ? obj.name : typeof obj.Name === "string" ? obj.Name : typeof obj.key === "string" ? obj.key : undefined;
+    // A tool call whose command prints a secret (`printenv DB_PASSWORD`): its output's one-token lines are it.
+    const printed = forced === undefined ? printedByCall(obj) : undefined;
     const entries: [string, unknown][] = [];
     for (const k of Object.keys(obj)) {
       const x = obj[k];
@@ -325,6 +328,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       let childKey = k;
       let childForced = forced;
       if (k8s && (k === "data" || k === "stringData")) childForced = k === "data" ? K8S_DATA : K8S_STRING;
+      else if (printed && OUTPUT_KEYS.has(k)) childForced = printed;
       if (nameKey !== undefined && (k === "value" || k === "Value") && classifyKey(nameKey)) childKey = nameKey;
       const rk = onString(k, `${path}{key}`);
       const rv = visit(x, childKey, childPath, depth + 1, childForced, build, onString);
@@ -371,6 +375,9 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     },
   };
 }
+
+/** What a walk knows of a subtree from above it: a container kind (K8S_DATA…) or the command that printed it. */
+type Forced = string | Printed;
 
 /** Per-call state: the decode budget, the explain list, the secrets found so far. */
 interface Call {

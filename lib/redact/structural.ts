@@ -16,6 +16,7 @@ import { awsPairRule } from "./rules/aws-pair.ts";
 import { k8sSecretRule } from "./rules/k8s-secret.ts";
 import { dockerAuthRule } from "./rules/docker-auth.ts";
 import { afterVerbRule } from "./rules/after-verb.ts";
+import { printedRule } from "./rules/printed.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -23,6 +24,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [pemRule, "pem"], [puttyRule, "putty"], [urlUserinfoRule, "url-userinfo"], ...SIG_RULES.map((r) => [r, "query-signature"] as [Rule, string]),
   [authzRule, "authorization"], [bearerRule, "bearer"], [cookieRule, "cookie"], ...CLI_RULES.map((r) => [r, "cli-flags"] as [Rule, string]),
   [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
+  [printedRule, "printed"],
 ]);
 
 /** Every structural rule. */
@@ -39,4 +41,5 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   k8sSecretRule,
   dockerAuthRule,
   afterVerbRule,
+  printedRule,
 ];

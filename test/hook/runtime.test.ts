@@ -150,3 +150,22 @@ test("the same secret gets the same tag across hook processes, and nothing of it
   const { statSync } = await import("node:fs");
   expect(statSync(join(home, "redact.key")).mode & 0o777).toBe(0o600);
 });
+
+test("a command that prints a secret: its output is redacted on disk, however plain the secret", async () => {
+  // A password that is a word and an API key that is a UUID: no shape or label marks either.
+  const password = "correct-horse-battery";
+  const key = "5eb4223e-5008-46e5-be67-c7b8f2732305";
+  const r = await run(["post-tool-use"], {
+    stdin: postToolUse("printed", { tool_input: { command: "printenv DB_PASSWORD && echo $PAYMENTS_API_KEY" }, tool_response: { stdout: `${password}\n${key}\n`, stderr: "" } }),
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBe(0);
+  const text = await Bun.file(join(home, "sessions", "printed.jsonl")).text();
+  expect(text).not.toContain(password);
+  expect(text).not.toContain(key);
+  const rec = recordsIn(home, "printed.jsonl")[0]! as { input: { command: string }; output: { stdout: string } };
+  expect(rec.input.command).toBe("printenv DB_PASSWORD && echo $PAYMENTS_API_KEY");
+  // Two secrets of two kinds, and which line is which is not known: the kind says only "secret".
+  expect(rec.output.stdout).toMatch(/^\[REDACTED:generic-secret:[0-9a-f]{4}\]\n\[REDACTED:generic-secret:[0-9a-f]{4}\]\n$/);
+});

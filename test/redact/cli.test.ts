@@ -76,12 +76,13 @@ describe("tracegate redact", () => {
 
   test("--strict also takes unlabelled hex the default pass leaves", async () => {
     const hex = g.s(A.hex, 40);
-    const input = `$ cat config/master.key\n${hex}\n`;
+    // A command that names no secret (`cat config/master.key` would: see printed.test.ts).
+    const input = `$ ./build-id\n${hex}\n`;
     const plain = await run([], input);
     expect(plain.out).toBe(input);
     const strict = await run(["--strict"], input);
     expect(strict.code).toBe(0);
-    expect(strict.out).toMatch(/^\$ cat config\/master\.key\n\[REDACTED:high-entropy-token:[0-9a-f]{4}\]\n$/);
+    expect(strict.out).toMatch(/^\$ \.\/build-id\n\[REDACTED:high-entropy-token:[0-9a-f]{4}\]\n$/);
     // Guards still hold in strict mode: a commit id after `commit` stays.
     const commit = `commit ${hex}\n`;
     expect((await run(["--strict"], commit)).out).toBe(commit);

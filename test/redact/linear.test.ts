@@ -94,3 +94,22 @@ describe("the entropy rule's shape tests on a crafted token", () => {
     expect({ ok: b <= 20 || b / Math.max(a, 1) < 12, a, b }).toMatchObject({ ok: true });
   }, 60_000);
 });
+
+describe("a transcript's prompt lines (rules/printed.ts)", () => {
+  // Each prompt line's command is read against the list of commands that print a secret; a pattern
+  // with two `.*` conditions retried every `--with-decryption` of a 4 KB line (400 ms a megabyte).
+  test("prompt lines that nearly name a secret store cost what plain prompt lines cost", () => {
+    const lines = (body: string): string => {
+      let s = "";
+      while (s.length < 1024 * 1024) s += body;
+      return s;
+    };
+    const plain = lines(`$ ls ${"-l ".repeat(1500)}\nx\n`);
+    for (const near of ["aws ssm get-parameter " + "--with-decryption ".repeat(220), "op item get " + "--field ".repeat(450), "xclip" + " -".repeat(2000), "echo " + "$".repeat(4000)]) {
+      const crafted = lines(`$ ${near}\nx\n`);
+      const a = cost(BUILTIN_RULES, plain);
+      const b = cost(BUILTIN_RULES, crafted);
+      expect({ near: near.slice(0, 24), ok: b <= 20 || b / Math.max(a, 1) < 4, a, b }).toMatchObject({ ok: true });
+    }
+  }, 60_000);
+});

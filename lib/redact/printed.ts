@@ -1,0 +1,225 @@
+/**
+ * Output of a command that prints a secret: `printenv DB_PASSWORD`,
+ * `echo "$OPENAI_API_KEY"`, `gh auth token`, `cat /run/secrets/db_password`,
+ * `security find-generic-password -s x -w`, `pbpaste`. Agents run these to
+ * check a credential is set, and the output has no label and often no shape
+ * (a password is a word, an API key may be a UUID or 40 hex digits, which
+ * the entropy rule keeps on purpose); but the command says what it is, so
+ * every line of its output that is one token is the secret.
+ *
+ * Two places know the command: a tool call record (`input.command` beside
+ * `output`, see index.ts) and a terminal transcript (`$ printenv X` and the
+ * lines after it, see rules/printed.ts). This module is what both share: which
+ * commands print a secret, and which output lines are one.
+ *
+ * The policy, in one place:
+ * - a variable or file named for a secret (by keys.ts classifyKey, the same
+ *   names the key/value rule reads) and printed by `echo`, `printf`,
+ *   `printenv`, `cat`, `head`, `tail` and the like; files under
+ *   `/run/secrets/` (Docker, Kubernetes) and named `*.key|*.token|*.secret`;
+ * - the read commands of secret stores and the token printers of CLIs;
+ * - the clipboard (`pbpaste`, `xclip -o`, `wl-paste`), at the token bar only:
+ *   a clipboard holds anything.
+ * A printed line counts when it is one token that keys.ts plausibleSecret
+ * accepts as a value of such a key: placeholders, references, booleans,
+ * `(none)`, `[default]`, `data:` and prose stay. A count (`echo ${#TOKEN}`,
+ * `| wc -c`) is too short to count.
+ */
+import { classifyKey, plausibleSecret } from "./keys.ts";
+import type { Finding } from "./types.ts";
+
+/** What a command prints: its kind of secret, and whether a plain word can be one (a password) or only a token. */
+export interface Printed {
+  readonly kind: string;
+  readonly password: boolean;
+}
+
+const STORE: Printed = { kind: "generic-secret", password: true };
+const CLIPBOARD: Printed = { kind: "generic-secret", password: false };
+
+/**
+ * Secret stores' read commands and CLIs' token printers, over one simple
+ * command (no `|`, `;`, `&&`), lower-cased, quotes removed.
+ */
+const STORE_READS = new RegExp(
+  [
+    String.raw`^gh auth token\b`,
+    String.raw`^g(?:cloud|sutil) auth (?:application-default )?print-(?:access|identity)-token\b`,
+    String.raw`^gcloud secrets versions access\b`,
+    String.raw`^aws (?:ecr|ecr-public) get-login-password\b`,
+    String.raw`^aws codeartifact get-authorization-token\b.*--output text`,
+    String.raw`^aws secretsmanager get-secret-value\b.*--output text`,
+    // Two conditions as two lookaheads: `.*a.*b` backtracks over every `a` (quadratic in a hostile line).
+    String.raw`^aws ssm get-parameters? (?=.*--with-decryption\b)(?=.*--output text)`,
+    String.raw`^az account get-access-token\b.*(?:-o|--output) tsv`,
+    String.raw`^az keyvault secret show\b.*(?:-o|--output) tsv`,
+    String.raw`^(?:heroku auth:token|fly(?:ctl)? auth token|doctl auth token)\b`,
+    String.raw`^op (?:read\b|item get\b.*--(?:fields|reveal)\b)`,
+    String.raw`^(?:go)?pass (?:show\b|-c\b)`,
+    String.raw`^security find-(?:generic|internet)-password\b.* -w\b`,
+    String.raw`^secret-tool lookup\b`,
+    String.raw`^bw get (?:password|totp|notes|item)\b`,
+    String.raw`^lpass show\b.*--password\b`,
+    String.raw`^keyring get\b`,
+    String.raw`^vault (?:kv get|read)\b.*-field\b`,
+    String.raw`^kubectl get secrets?\b.*(?:jsonpath|go-template)`,
+    String.raw`^(?:doppler|infisical) secrets get\b.*--plain\b`,
+  ].join("|"),
+);
+const CLIPBOARD_READS = /^(?:pbpaste\b|wl-paste\b|get-clipboard\b|xclip\b.* -o(?:ut)?\b|xsel\b.* (?:-o|--output|-b|--clipboard)\b)/;
+
+/** Words that run the command after them, and assignments before it (`sudo`, `env X=1`, `FOO=bar`). */
+const WRAPPER = /^(?:sudo|env|command|builtin|exec|time|nohup|\w+=\S*)$/;
+const READERS = new Set(["cat", "head", "tail", "less", "more", "bat", "batcat", "type", "get-content", "gc", "strings"]);
+const ECHOES = new Set(["echo", "printf", "print", "write-output", "write-host"]);
+/** `$NAME`, `${NAME}`, `${NAME:-…}`, `${NAME:0:8}`, PowerShell's `$env:NAME`; not `${#NAME}` (its length). */
+const VARIABLE = /\$(?:env:)?\{?([A-Za-z_][A-Za-z0-9_]*)/g;
+const SECRET_FILE_EXT = /\.(?:key|token|secret|secrets|pass|password|pwd)$/;
+
+/**
+ * What `command` prints when it prints a secret, or undefined. Each simple
+ * command of a pipeline or list is read on its own: `echo $TOKEN | wc -c`
+ * prints a count, which the line test then turns away.
+ *
+ * @example
+ * ```ts
+ * printedBy("printenv DB_PASSWORD")?.kind;      // "password"
+ * printedBy('echo "key=${OPENAI_API_KEY:0:8}"'); // { kind: "api-key", password: false }
+ * printedBy("cat token.ts");                     // undefined
+ * ```
+ */
+export function printedBy(command: string): Printed | undefined {
+  if (command.length > 4096) return undefined;
+  let all: Printed | undefined;
+  for (const part of command.split(/\|\||&&|[|;\n&]/)) {
+    const one = printedByOne(part.trim());
+    // Several secrets printed (`printenv DB_PASSWORD; echo $API_KEY`): which line is which is not known, so
+    // their kind only when they agree, and a word counts if any of them may be one.
+    if (one) all = all === undefined ? one : { kind: all.kind === one.kind ? one.kind : STORE.kind, password: all.password || one.password };
+  }
+  return all;
+}
+
+function printedByOne(part: string): Printed | undefined {
+  if (part === "") return undefined;
+  const words = part.replace(/["'`]/g, "").split(/\s+/);
+  let i = 0;
+  while (i < words.length - 1 && WRAPPER.test(words[i]!)) i++;
+  const verb = (words[i] ?? "").replace(/^.*[/\\]/, "").toLowerCase();
+  const args = words.slice(i + 1);
+  if (ECHOES.has(verb)) {
+    for (const m of args.join(" ").matchAll(VARIABLE)) {
+      const cls = classifyKey(m[1]!);
+      if (cls) return { kind: cls.kind, password: cls.password };
+    }
+    return undefined;
+  }
+  if (verb === "printenv") {
+    for (const a of args) {
+      const cls = classifyKey(a);
+      if (cls) return { kind: cls.kind, password: cls.password };
+    }
+    return undefined;
+  }
+  if (READERS.has(verb)) {
+    for (const a of args) if (!a.startsWith("-")) {
+      const file = secretFile(a);
+      if (file) return file;
+    }
+    return undefined;
+  }
+  const line = [verb, ...args].join(" ").toLowerCase();
+  if (STORE_READS.test(line)) return STORE;
+  if (CLIPBOARD_READS.test(line)) return CLIPBOARD;
+  return undefined;
+}
+
+/** A file whose name says it holds one secret: `/run/secrets/db`, `api_token.txt`, `.vault-token`, `deploy.key`. */
+function secretFile(path: string): Printed | undefined {
+  const base = path.replace(/^.*[/\\]/, "");
+  // A mounted secret holds the secret and nothing else, whatever its name: a word counts.
+  if (/(?:^|\/)(?:var\/)?run\/secrets\//.test(path)) return { kind: classifyKey(base)?.kind ?? STORE.kind, password: true };
+  const name = base.replace(/\.txt$/, "");
+  const cls = SECRET_FILE_EXT.test(name) ? classifyKey(name.replace(SECRET_FILE_EXT, "")) ?? { kind: "generic-secret", password: false } : /\./.test(name.slice(1)) ? null : classifyKey(name);
+  return cls ? { kind: cls.kind, password: cls.password } : undefined;
+}
+
+/**
+ * Whether one printed line (spaces trimmed) is the secret: one token that
+ * plausibleSecret accepts at the command's bar, not a bracketed word or a
+ * YAML key.
+ *
+ * @example
+ * ```ts
+ * printedSecret("hunter2", { kind: "password", password: true }); // true
+ * printedSecret("(none)", { kind: "password", password: true });  // false
+ * ```
+ */
+export function printedSecret(line: string, by: Printed): boolean {
+  if (/\s/.test(line) || /^[[(<{].*[\])>}]$/.test(line) || line.endsWith(":")) return false;
+  return plausibleSecret(line, by.password);
+}
+
+/**
+ * Findings for every output line in `s[from..to)` that printedSecret takes
+ * (at most MAX_LINES of them, the length a command printing secrets has).
+ *
+ * @example
+ * ```ts
+ * const out: Finding[] = [];
+ * printedLines("s3cr3t-Pass\n", 0, 12, { kind: "password", password: true }, out);
+ * [out[0]!.start, out[0]!.end]; // [0, 11]
+ * ```
+ */
+export function printedLines(s: string, from: number, to: number, by: Printed, out: Finding[]): void {
+  let lines = 0;
+  for (let a = from; a < to && lines < MAX_LINES; lines++) {
+    let b = s.indexOf("\n", a);
+    if (b < 0 || b > to) b = to;
+    let x = a;
+    let y = b;
+    while (x < y && isBlank(s.charCodeAt(x))) x++;
+    while (y > x && isBlank(s.charCodeAt(y - 1))) y--;
+    if (y > x && printedSecret(s.slice(x, y), by)) out.push({ from: x, start: x, end: y, kind: by.kind, priority: 1, rule: "printed" });
+    a = b + 1;
+  }
+}
+
+/** Output lines read after one command: `printenv A B C`, `op item get --fields` print a few. */
+export const MAX_LINES = 64;
+
+const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 13;
+
+/** Where a tool call holds its command (`input.command`: Claude, Codex, Gemini, Copilot, OpenCode, Cursor; raw payloads' `tool_input`, `toolArgs`, `args`). */
+const INPUT_KEYS = ["input", "tool_input", "toolArgs", "toolInput", "args", "arguments"] as const;
+/** Where a tool call holds what its command printed. */
+export const OUTPUT_KEYS: ReadonlySet<string> = new Set(["output", "tool_response", "tool_output", "toolResult", "stdout", "result", "response", "error", "aggregated_output", "formatted_output", "llmContent", "returnDisplay"]);
+
+/**
+ * What the command of a tool call object prints, when it prints a secret:
+ * the object holds the command (`command`/`cmd`, or one of INPUT_KEYS
+ * holding it) and its output under OUTPUT_KEYS.
+ *
+ * @example
+ * ```ts
+ * printedByCall({ input: { command: "printenv DB_PASSWORD" }, output: "hunter2\n" })?.kind; // "password"
+ * printedByCall({ input: { command: "ls" }, output: "a\n" }); // undefined
+ * ```
+ */
+export function printedByCall(o: Record<string, unknown>): Printed | undefined {
+  let command = commandText(o);
+  for (let i = 0; command === undefined && i < INPUT_KEYS.length; i++) {
+    const x = o[INPUT_KEYS[i]!];
+    if (x !== null && typeof x === "object" && !Array.isArray(x)) command = commandText(x as Record<string, unknown>);
+  }
+  return command === undefined ? undefined : printedBy(command);
+}
+
+/** A `command`/`cmd` as one line: a string, or an argv (`["bash", "-lc", "printenv X"]` is its script). */
+function commandText(o: Record<string, unknown>): string | undefined {
+  const c = o.command ?? o.cmd;
+  if (typeof c === "string") return c;
+  if (!Array.isArray(c) || !c.every((w) => typeof w === "string")) return undefined;
+  const argv = c as string[];
+  return argv.length === 3 && /^-\w*c$/.test(argv[1]!) ? argv[2] : argv.join(" ");
+}

@@ -1,0 +1,45 @@
+/**
+ * A terminal transcript's `$ printenv DB_PASSWORD` and the lines it printed
+ * (see printed.ts for which commands and lines count). A prompt is `$`, `%`
+ * or `#` after at most a `user@host:path` head, or PowerShell's
+ * `PS C:\path>`; the output runs to the next prompt line (which may also be
+ * a `❯` one: keywords are ASCII, so `❯` opens no command of its own).
+ */
+import { MAX_LINES, printedBy, printedLines } from "../printed.ts";
+import type { Rule } from "../types.ts";
+
+/** A prompt's head before its marker: spaces, then at most `user@host:~/dir` (or `(venv) dir`). */
+const PROMPT_HEAD = /^[ \t]*(?:\([\w.-]{1,40}\) )?[\w.@~:/\\[\]-]{0,120}$/;
+const PS_HEAD = /^[ \t]*PS [^\n>]{0,200}$/;
+const PROMPT_LINE = /^[ \t]*(?:\([\w.-]{1,40}\) )?(?:[\w.@~:/\\[\]-]{0,120}[$%#❯]|PS [^\n>]{0,200}>) /;
+/** How far the output of one command is read. */
+const MAX_OUTPUT = 16 * 1024;
+
+export const printedRule: Rule = {
+  kinds: ["password", "generic-secret"],
+  // The markers, not the commands: a prompt line is rare, and printed.ts holds the one list of commands.
+  keywords: ["$ ", "% ", "# ", "> "],
+  scan(ctx, pos, keyword) {
+    const s = ctx.s;
+    if (pos < (ctx.memo.printed ?? 0)) return;
+    let ls = pos;
+    while (ls > 0 && pos - ls < 256 && s.charCodeAt(ls - 1) !== 10) ls--;
+    const head = s.slice(ls, pos);
+    if (!(keyword === "> " ? PS_HEAD : PROMPT_HEAD).test(head)) return;
+    let le = s.indexOf("\n", pos);
+    if (le < 0) le = s.length;
+    ctx.memo.printed = le;
+    const by = printedBy(s.slice(pos + 2, Math.min(le, pos + 4096)));
+    if (!by || le >= s.length) return;
+    // The output: to the next prompt line, at most MAX_LINES lines and MAX_OUTPUT characters.
+    const from = le + 1;
+    let to = from;
+    for (let n = 0; to < s.length && n < MAX_LINES && to - from < MAX_OUTPUT; n++) {
+      let e = s.indexOf("\n", to);
+      if (e < 0) e = s.length;
+      if (PROMPT_LINE.test(s.slice(to, Math.min(e, to + 400)))) break;
+      to = e + 1;
+    }
+    printedLines(s, from, Math.min(to, s.length), by, ctx.out);
+  },
+};

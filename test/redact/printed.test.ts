@@ -1,0 +1,173 @@
+/**
+ * Output of a command that prints a secret (lib/redact/printed.ts): in a
+ * tool call record (`input.command` beside `output`) and in a transcript
+ * (`$ printenv X` and the lines after it). Passwords are words, and API keys
+ * may be UUIDs or 40 hex digits, which no other rule takes alone on a line.
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { printedBy, printedByCall, printedSecret } from "../../lib/redact/printed.ts";
+import { A, Gen, leak, rng } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const g = new Gen(rng(91));
+const uuid = (): string => [8, 4, 4, 4, 12].map((n) => g.s(A.hex, n)).join("-");
+
+describe("which commands print a secret", () => {
+  test("a secret-named variable or file, printed", () => {
+    for (const c of [
+      "printenv DB_PASSWORD",
+      'echo "$OPENAI_API_KEY"',
+      "echo ${GITHUB_TOKEN:0:8}",
+      "printf '%s\\n' \"${STRIPE_SECRET_KEY}\"",
+      "sudo cat /run/secrets/postgres",
+      "cat ~/.config/app/api_token.txt",
+      "head -c 64 deploy.key",
+      "cat .vault-token",
+      "Write-Output $env:AZURE_CLIENT_SECRET",
+      "cd app && echo $DB_PASS",
+    ]) expect({ c, printed: printedBy(c) !== undefined }).toEqual({ c, printed: true });
+    expect(printedBy("printenv DB_PASSWORD")).toEqual({ kind: "password", password: true });
+  });
+
+  test("secret stores, token printers and the clipboard", () => {
+    for (const c of [
+      "gh auth token",
+      "gcloud auth print-access-token",
+      "aws ecr get-login-password --region eu-west-1",
+      "aws secretsmanager get-secret-value --secret-id prod/db --query SecretString --output text",
+      "security find-generic-password -s github -w",
+      "op read op://vault/db/password",
+      "vault kv get -field=password secret/db",
+      "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
+      "pass show work/vpn",
+      "pbpaste",
+      "xclip -selection clipboard -o",
+      "wl-paste",
+    ]) expect({ c, printed: printedBy(c) !== undefined }).toEqual({ c, printed: true });
+  });
+
+  test("commands that print no secret", () => {
+    for (const c of [
+      "ls -la",
+      "cat token.ts",
+      "cat src/auth/tokenizer.py",
+      "cat .env",
+      "echo $HOME",
+      "echo ${#API_KEY}",
+      "echo done",
+      "[ -n \"$API_KEY\" ] && echo set",
+      "printenv PATH",
+      "git rev-parse HEAD",
+      "kubectl get secrets",
+      "gh auth status",
+      "vault kv get secret/db",
+      "grep -r token src/",
+      "x".repeat(5000),
+    ]) expect({ c, printed: printedBy(c) !== undefined }).toEqual({ c, printed: false });
+  });
+
+  test("the record shapes of every harness's shell tool", () => {
+    expect(printedByCall({ input: { command: "printenv DB_PASSWORD" }, output: "x" })?.kind).toBe("password");
+    expect(printedByCall({ tool_input: { command: "echo $API_KEY" } })?.kind).toBe("api-key");
+    expect(printedByCall({ toolArgs: { command: "gh auth token" } })).toBeDefined();
+    expect(printedByCall({ args: { cmd: ["bash", "-lc", "printenv NPM_TOKEN"] } })).toBeDefined();
+    expect(printedByCall({ command: "pbpaste", stdout: "x" })).toBeDefined();
+    expect(printedByCall({ input: "printenv DB_PASSWORD" })).toBeUndefined();
+    expect(printedByCall({ input: { command: 42 } })).toBeUndefined();
+  });
+});
+
+describe("which printed lines are the secret", () => {
+  const pw = { kind: "password", password: true };
+  const tok = { kind: "generic-secret", password: false };
+  test("a word counts as a password, only a token as a token", () => {
+    expect(printedSecret("hunter2-Blue", pw)).toBe(true);
+    expect(printedSecret("correcthorse", pw)).toBe(true);
+    expect(printedSecret("correcthorse", tok)).toBe(false);
+    expect(printedSecret(uuid(), tok)).toBe(true);
+  });
+  test("what is no secret stays", () => {
+    for (const line of ["(none)", "[default]", "data:", "null", "true", "${DB_PASSWORD}", "your-api-key", "41", "error: not set", "********"]) {
+      expect({ line, secret: printedSecret(line, pw) }).toEqual({ line, secret: false });
+    }
+  });
+});
+
+describe("a tool call record", () => {
+  test("the output of printenv, echo and a secret store goes, in every field", () => {
+    const pass = "Blue-" + g.s("abcdefghijkmnopqrstuvwxyz", 7);
+    const key = g.s(A.hex, 40);
+    const id = uuid();
+    const rec = {
+      type: "tool_call",
+      tool_use_id: uuid(),
+      input: { command: "printenv DB_PASSWORD; echo $STRIPE_KEY; gcloud auth print-access-token" },
+      output: { stdout: `${pass}\n${key}\n${id}\n`, stderr: "" },
+      error: `exit 1 after printing ${pass}`,
+    };
+    const out = r.value(rec) as typeof rec;
+    const text = JSON.stringify(out);
+    for (const s of [pass, key, id]) expect(leak(text, s)).toBeUndefined();
+    expect(out.output.stdout).toMatch(/^\[REDACTED:generic-secret:[0-9a-f]{4}\]\n\[REDACTED:generic-secret:[0-9a-f]{4}\]\n\[REDACTED:generic-secret:[0-9a-f]{4}\]\n$/);
+    // The copy in another field goes too, and the record's own ids and the command stay.
+    expect(out.error).toMatch(/^exit 1 after printing \[REDACTED:generic-secret:[0-9a-f]{4}\]$/);
+    expect(out.tool_use_id).toBe(rec.tool_use_id);
+    expect(out.input.command).toBe(rec.input.command);
+  });
+
+  test("a command that prints no secret keeps its output", () => {
+    const key = g.s(A.hex, 40);
+    const rec = { type: "tool_call", input: { command: "git rev-parse HEAD" }, output: `${key}\n` };
+    expect(r.value(rec)).toEqual(rec);
+  });
+
+  test("prose and several words on a line stay, and a prefixed token keeps its kind and prefix", () => {
+    const gho = "gho_" + g.s(A.b62, 36);
+    const rec = { input: { command: "gh auth token || echo 'not logged in'" }, output: `${gho}\nnot logged in\n` };
+    const out = (r.value(rec) as { output: string }).output;
+    expect(out).toMatch(/^gho_\[REDACTED:github-oauth-token:[0-9a-f]{4}\]\nnot logged in\n$/);
+  });
+});
+
+describe("a transcript", () => {
+  test("the lines after a prompt that prints a secret, to the next prompt", () => {
+    const pass = "Blue-" + g.s("abcdefghijkmnopqrstuvwxyz", 7);
+    const id = uuid();
+    const input = `dev@box:~/app$ printenv DB_PASSWORD\n${pass}\n$ pbpaste\n${id}\n$ echo ok\nok\n$ cat build-id\n${id.replace(/-/g, "")}x\n`;
+    const out = r.text(input);
+    expect(leak(out, pass)).toBeUndefined();
+    expect(leak(out, id)).toBeUndefined();
+    expect(out).toContain("$ echo ok\nok\n");
+    expect(out.startsWith("dev@box:~/app$ printenv DB_PASSWORD\n[REDACTED:password:")).toBe(true);
+  });
+
+  test("PowerShell's prompt, and a prompt with a virtualenv", () => {
+    const pass = "Blue-" + g.s("abcdefghijkmnopqrstuvwxyz", 7);
+    expect(leak(r.text(`PS C:\\Users\\me> Write-Output $env:DB_PASSWORD\n${pass}\n`), pass)).toBeUndefined();
+    expect(leak(r.text(`(venv) app$ cat /run/secrets/db\n${pass}\n`), pass)).toBeUndefined();
+  });
+
+  test("a command in prose, a comment or a markdown heading prints nothing", () => {
+    const pass = "Blue-" + g.s("abcdefghijkmnopqrstuvwxyz", 7);
+    for (const input of [
+      `Run printenv DB_PASSWORD to see it.\n${pass}\n`,
+      `# Setup\n${pass}\n`,
+      `costs $ printenv DB_PASSWORD\n${pass}\n`,
+      `> quoted printenv DB_PASSWORD\n${pass}\n`,
+    ]) expect(r.text(input)).toBe(input);
+  });
+
+  test("the output read after one prompt is bounded", () => {
+    const pass = "Blue-" + g.s("abcdefghijkmnopqrstuvwxyz", 7);
+    const filler = "ok\n".repeat(70);
+    const input = `$ printenv DB_PASSWORD\n${filler}${pass}\n`;
+    expect(r.text(input)).toBe(input);
+  });
+});
+
+test("several secrets printed by one command: a word counts if any may be one, the kind only when they agree", () => {
+  expect(printedBy("echo $API_KEY; printenv DB_PASSWORD")).toEqual({ kind: "generic-secret", password: true });
+  expect(printedBy("printenv DB_PASSWORD PGPASSWORD")).toEqual({ kind: "password", password: true });
+  expect(printedBy("echo $DB_PASSWORD; echo $PGPASSWORD")).toEqual({ kind: "password", password: true });
+});
