@@ -207,12 +207,32 @@ export const OUTPUT_KEYS: ReadonlySet<string> = new Set(["output", "tool_respons
  * ```
  */
 export function printedByCall(o: Record<string, unknown>): Printed | undefined {
+  const command = callCommand(o);
+  return command === undefined ? undefined : printedBy(command);
+}
+
+/**
+ * The command of tool call object `o` when it prints a secret, as one line:
+ * what a caller that redacts the output apart from its call (in pieces)
+ * hands back beside each piece.
+ *
+ * @example
+ * ```ts
+ * printingCommandOf({ input: { command: ["sh", "-c", "gh auth token"] } }); // "gh auth token"
+ * ```
+ */
+export function printingCommandOf(o: Record<string, unknown>): string | undefined {
+  const command = callCommand(o);
+  return command !== undefined && printedBy(command) ? command : undefined;
+}
+
+function callCommand(o: Record<string, unknown>): string | undefined {
   let command = commandText(o);
   for (let i = 0; command === undefined && i < INPUT_KEYS.length; i++) {
     const x = o[INPUT_KEYS[i]!];
     if (x !== null && typeof x === "object" && !Array.isArray(x)) command = commandText(x as Record<string, unknown>);
   }
-  return command === undefined ? undefined : printedBy(command);
+  return command;
 }
 
 /** A `command`/`cmd` as one line: a string, or an argv (`["bash", "-lc", "printenv X"]` is its script). */

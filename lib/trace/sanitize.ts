@@ -19,6 +19,7 @@
  * lib/hook/run.ts).
  */
 import type { Redactor } from "../redact/index.ts";
+import { OUTPUT_KEYS, printingCommandOf } from "../redact/printed.ts";
 import { capFields, capRecord, DEFAULT_FIELD_BYTES, DEFAULT_RECORD_BYTES, utf8Head } from "./cap.ts";
 import { boundDepth } from "./depth.ts";
 import { sha256Hex } from "./digest.ts";
@@ -143,11 +144,30 @@ function pieceEnd(s: string, start: number): number {
   return end;
 }
 
-/** Redact one value with its key as context (the key/value rules need it). */
-function redactIn(redactor: Redactor, v: unknown, key: string | undefined): unknown {
+/**
+ * Redact one value with its key as context (the key/value rules need it),
+ * and with the command of the tool call it is the output of, when that
+ * command prints a secret (redact/printed.ts reads the two side by side).
+ */
+function redactIn(redactor: Redactor, v: unknown, key: string | undefined, command: Command | undefined): unknown {
   if (key === undefined) return redactor.value(v);
+  if (command) {
+    // Under an `output` of our own beside the command: the piece's key may be redacted (it is read positionally).
+    const out = redactor.value({ ...command, output: { [key]: v } }) as { output?: unknown };
+    return out.output && typeof out.output === "object" ? Object.values(out.output)[0] : out.output;
+  }
   const out = redactor.value({ [key]: v });
   return out && typeof out === "object" ? Object.values(out)[0] : out;
+}
+
+/** A tool call's command, as an object the redactor reads beside a piece of its output. */
+type Command = { readonly input: { readonly command: string } };
+
+/** `{input: {command}}` when `o`'s command prints a secret and `k` holds its output. */
+function printingCommand(o: Record<string, unknown>, k: string): Command | undefined {
+  if (!OUTPUT_KEYS.has(k)) return undefined;
+  const command = printingCommandOf(o);
+  return command === undefined ? undefined : { input: { command } };
 }
 
 function setOwn(target: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
@@ -162,20 +182,20 @@ function setOwn(target: Record<string, unknown> | unknown[], key: string | numbe
  * members left out, then each large member on its own with its key; a long
  * string is redacted slice by slice.
  */
-function* redactPieces(redactor: Redactor, v: unknown, key?: string): Generator<void, unknown> {
+function* redactPieces(redactor: Redactor, v: unknown, key?: string, command?: Command): Generator<void, unknown> {
   if (typeof v === "string") {
-    if (v.length <= PIECE_CHARS) return redactIn(redactor, v, key);
+    if (v.length <= PIECE_CHARS) return redactIn(redactor, v, key, command);
     const parts: string[] = [];
     for (let at = 0; at < v.length; ) {
       const end = pieceEnd(v, at);
-      parts.push(String(redactIn(redactor, v.slice(at, end), key)));
+      parts.push(String(redactIn(redactor, v.slice(at, end), key, command)));
       at = end;
       yield;
     }
     return parts.join("");
   }
   if (!v || typeof v !== "object" || within(v, PIECE_CHARS)) {
-    const out = redactIn(redactor, v, key);
+    const out = redactIn(redactor, v, key, command);
     yield;
     return out;
   }
@@ -192,7 +212,9 @@ function* redactPieces(redactor: Redactor, v: unknown, key?: string): Generator<
     const [k, c] = entries[i]!;
     // Positional: the redactor may have replaced a key that was itself a secret.
     const [rk, rv] = redEntries.length === entries.length ? redEntries[i]! : [k, null];
-    const value = large[i] ? yield* redactPieces(redactor, c, Array.isArray(v) ? key : k) : rv;
+    // The output of a command that prints a secret keeps its command beside it, however deep the piece.
+    const inner = Array.isArray(v) ? command : printingCommand(v as Record<string, unknown>, k) ?? command;
+    const value = large[i] ? yield* redactPieces(redactor, c, Array.isArray(v) ? key : k, inner) : rv;
     setOwn(out, Array.isArray(v) ? i : rk, value);
   }
   return out;

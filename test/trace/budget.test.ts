@@ -42,6 +42,17 @@ test("key context survives the split: a large object's secret-named key still re
   expect(JSON.stringify(out)).not.toContain("hunter22-Zq8vR1x");
 });
 
+test("the output of a command that prints a secret keeps its command when it is redacted in pieces", async () => {
+  const password = "correct-horse-battery";
+  const stdout = `${password}\n${"build log line\n".repeat(Math.ceil((PIECE_CHARS + 1000) / 15))}`;
+  const r = { ...(rec({ stdout, stderr: "" }) as object), input: { command: "printenv DB_PASSWORD; make" } } as unknown as TraceRecord;
+  const out = (await sanitizeWithin(r, redactor, { fieldBytes: 64 << 20, recordBytes: 64 << 20 }, { deadline: Infinity, ...clock })) as any;
+  expect(out.output.stdout.startsWith("[REDACTED:password:")).toBe(true);
+  expect(JSON.stringify(out)).not.toContain(password);
+  expect(out.output.stdout.length).toBe(stdout.length - password.length + "[REDACTED:password:0000]".length);
+  expect(out.input.command).toBe("printenv DB_PASSWORD; make");
+});
+
 test("a deadline that has passed stops the work", async () => {
   const big = rec({ stdout: "a".repeat(4 * PIECE_CHARS) });
   await expect(sanitizeWithin(big, redactor, undefined, { deadline: -1, ...clock })).rejects.toBeInstanceOf(BudgetExceeded);
