@@ -91,14 +91,25 @@ const SECRET_FILE_EXT = /\.(?:key|token|secret|secrets|pass|password|pwd)$/;
 export function printedBy(command: string): Printed | undefined {
   if (command.length > 4096) return undefined;
   let all: Printed | undefined;
-  for (const part of command.split(/\|\||&&|[|;\n&]/)) {
-    const one = printedByOne(part.trim());
+  let others = false;
+  for (const list of command.split(/\|\||&&|[;\n&]/)) {
+    // A pipeline prints a secret when a stage does (the stages after it are filters: `| base64 -d`, `| head -c 8`).
+    let one: Printed | undefined;
+    for (const stage of list.split("|")) one ??= printedByOne(stage.trim());
+    if (!one) {
+      others ||= !SILENT.test(list.trim());
+      continue;
+    }
     // Several secrets printed (`printenv DB_PASSWORD; echo $API_KEY`): which line is which is not known, so
     // their kind only when they agree, and a word counts if any of them may be one.
-    if (one) all = all === undefined ? one : { kind: all.kind === one.kind ? one.kind : STORE.kind, password: all.password || one.password };
+    all = all === undefined ? one : { kind: all.kind === one.kind ? one.kind : STORE.kind, password: all.password || one.password };
   }
-  return all;
+  // Beside a command that prints other things (`echo $DB_PASS && make`), a word may be any of its lines: tokens only.
+  return all && others && all.password ? { kind: all.kind, password: false } : all;
 }
+
+/** Commands that print nothing of their own (`cd app && printenv DB_PASSWORD`). */
+const SILENT = /^(?:$|(?:cd|export|unset|set|source|\.|true|:|test|\[\[?|sleep|mkdir|touch|chmod|cp|mv|rm|ln)(?:\s|$)|\w+=\S*$)/;
 
 function printedByOne(part: string): Printed | undefined {
   if (part === "") return undefined;

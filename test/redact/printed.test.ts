@@ -171,3 +171,11 @@ test("several secrets printed by one command: a word counts if any may be one, t
   expect(printedBy("printenv DB_PASSWORD PGPASSWORD")).toEqual({ kind: "password", password: true });
   expect(printedBy("echo $DB_PASSWORD; echo $PGPASSWORD")).toEqual({ kind: "password", password: true });
 });
+
+test("beside a command that prints other things, only a token counts: the other output's words stay", () => {
+  expect(printedBy("printenv DB_PASSWORD && make")).toEqual({ kind: "password", password: false });
+  expect(printedBy("cd app && export X=1; printenv DB_PASSWORD")).toEqual({ kind: "password", password: true });
+  expect(printedBy("kubectl get secret db -o jsonpath='{.data.password}' | base64 -d | head -c 8")).toEqual({ kind: "generic-secret", password: true });
+  const rec = { input: { command: "echo $DB_PASSWORD; npm test" }, output: "Tests\nPASSED\ndone\nZq8vR1xK4mW2pL9s\n" };
+  expect((r.value(rec) as { output: string }).output).toMatch(/^Tests\nPASSED\ndone\n\[REDACTED:password:[0-9a-f]{4}\]\n$/);
+});

@@ -45,12 +45,12 @@ test("key context survives the split: a large object's secret-named key still re
 test("the output of a command that prints a secret keeps its command when it is redacted in pieces", async () => {
   const password = "correct-horse-battery";
   const stdout = `${password}\n${"build log line\n".repeat(Math.ceil((PIECE_CHARS + 1000) / 15))}`;
-  const r = { ...(rec({ stdout, stderr: "" }) as object), input: { command: "printenv DB_PASSWORD; make" } } as unknown as TraceRecord;
+  const r = { ...(rec({ stdout, stderr: "" }) as object), input: { command: "printenv DB_PASSWORD" } } as unknown as TraceRecord;
   const out = (await sanitizeWithin(r, redactor, { fieldBytes: 64 << 20, recordBytes: 64 << 20 }, { deadline: Infinity, ...clock })) as any;
   expect(out.output.stdout.startsWith("[REDACTED:password:")).toBe(true);
   expect(JSON.stringify(out)).not.toContain(password);
   expect(out.output.stdout.length).toBe(stdout.length - password.length + "[REDACTED:password:0000]".length);
-  expect(out.input.command).toBe("printenv DB_PASSWORD; make");
+  expect(out.input.command).toBe("printenv DB_PASSWORD");
 });
 
 test("a deadline that has passed stops the work", async () => {
