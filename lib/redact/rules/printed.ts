@@ -12,20 +12,38 @@ import type { Rule } from "../types.ts";
 const PROMPT_HEAD = /^[ \t]*(?:\([\w.-]{1,40}\) )?[\w.@~:/\\[\]-]{0,120}$/;
 const PS_HEAD = /^[ \t]*PS [^\n>]{0,200}$/;
 const PROMPT_LINE = /^[ \t]*(?:\([\w.-]{1,40}\) )?(?:[\w.@~:/\\[\]-]{0,120}[$%#❯]|PS [^\n>]{0,200}>) /;
+/** What PROMPT_HEAD and PS_HEAD may hold: word characters, `.@~:/\[]()-`, spaces and tabs. */
+const HEAD_CHAR = new Uint8Array(128);
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@~:/\\[]()- \t") HEAD_CHAR[c.charCodeAt(0)] = 1;
 /** How far the output of one command is read. */
 const MAX_OUTPUT = 16 * 1024;
 
 export const printedRule: Rule = {
   kinds: ["password", "generic-secret"],
   // The markers, not the commands: a prompt line is rare, and printed.ts holds the one list of commands.
-  keywords: ["$ ", "% ", "# ", "> "],
+  // PowerShell's by its `PS ` head (`> ` is in every `=> ` and test-runner line of a build log).
+  keywords: ["$ ", "% ", "# ", "ps "],
   scan(ctx, pos, keyword) {
     const s = ctx.s;
     if (pos < (ctx.memo.printed ?? 0)) return;
+    if (keyword === "ps ") {
+      if (s.charCodeAt(pos) !== 80 || s.charCodeAt(pos + 1) !== 83) return;
+      const gt = s.indexOf("> ", pos + 3);
+      if (gt < 0 || gt - pos > 200) return;
+      pos = gt;
+    }
+    // Back to the line's start over what a prompt's head may hold, giving up at anything else:
+    // most hits are `=> `, `x = 1  # note` or `>> `, and end here after a character or two.
     let ls = pos;
-    while (ls > 0 && pos - ls < 256 && s.charCodeAt(ls - 1) !== 10) ls--;
+    while (ls > 0 && pos - ls < 256) {
+      const c = s.charCodeAt(ls - 1);
+      if (c === 10) break;
+      if (c >= 128 || HEAD_CHAR[c] === 0) return;
+      ls--;
+    }
+    if (ls > 0 && s.charCodeAt(ls - 1) !== 10) return;
     const head = s.slice(ls, pos);
-    if (!(keyword === "> " ? PS_HEAD : PROMPT_HEAD).test(head)) return;
+    if (!(keyword === "ps " ? PS_HEAD : PROMPT_HEAD).test(head)) return;
     let le = s.indexOf("\n", pos);
     if (le < 0) le = s.length;
     ctx.memo.printed = le;
