@@ -38,35 +38,43 @@ const STORE: Printed = { kind: "generic-secret", password: true };
 const CLIPBOARD: Printed = { kind: "generic-secret", password: false };
 
 /**
- * Secret stores' read commands and CLIs' token printers, over one simple
- * command (no `|`, `;`, `&&`), lower-cased, quotes removed.
+ * Secret stores' read commands and CLIs' token printers, by the program and
+ * then the rest of one simple command (no `|`, `;`, `&&`), lower-cased,
+ * quotes removed. Keyed by program so that a hook's `npm test` is one Map
+ * lookup and compiles no pattern.
  */
-const STORE_READS = new RegExp(
-  [
-    String.raw`^gh auth token\b`,
-    String.raw`^g(?:cloud|sutil) auth (?:application-default )?print-(?:access|identity)-token\b`,
-    String.raw`^gcloud secrets versions access\b`,
-    String.raw`^aws (?:ecr|ecr-public) get-login-password\b`,
-    String.raw`^aws codeartifact get-authorization-token\b.*--output text`,
-    String.raw`^aws secretsmanager get-secret-value\b.*--output text`,
-    // Two conditions as two lookaheads: `.*a.*b` backtracks over every `a` (quadratic in a hostile line).
-    String.raw`^aws ssm get-parameters? (?=.*--with-decryption\b)(?=.*--output text)`,
-    String.raw`^az account get-access-token\b.*(?:-o|--output) tsv`,
-    String.raw`^az keyvault secret show\b.*(?:-o|--output) tsv`,
-    String.raw`^(?:heroku auth:token|fly(?:ctl)? auth token|doctl auth token)\b`,
-    String.raw`^op (?:read\b|item get\b.*--(?:fields|reveal)\b)`,
-    String.raw`^(?:go)?pass (?:show\b|-c\b)`,
-    String.raw`^security find-(?:generic|internet)-password\b.* -w\b`,
-    String.raw`^secret-tool lookup\b`,
-    String.raw`^bw get (?:password|totp|notes|item)\b`,
-    String.raw`^lpass show\b.*--password\b`,
-    String.raw`^keyring get\b`,
-    String.raw`^vault (?:kv get|read)\b.*-field\b`,
-    String.raw`^kubectl get secrets?\b.*(?:jsonpath|go-template)`,
-    String.raw`^(?:doppler|infisical) secrets get\b.*--plain\b`,
-  ].join("|"),
-);
-const CLIPBOARD_READS = /^(?:pbpaste\b|wl-paste\b|get-clipboard\b|xclip\b.* -o(?:ut)?\b|xsel\b.* (?:-o|--output|-b|--clipboard)\b)/;
+const STORE_READS: ReadonlyMap<string, RegExp> = new Map([
+  ["gh", /^auth token\b/],
+  ["gcloud", /^(?:auth (?:application-default )?print-(?:access|identity)-token|secrets versions access)\b/],
+  ["gsutil", /^auth (?:application-default )?print-(?:access|identity)-token\b/],
+  // Two conditions as two lookaheads: `.*a.*b` backtracks over every `a` (quadratic in a hostile line).
+  ["aws", /^(?:(?:ecr|ecr-public) get-login-password\b|codeartifact get-authorization-token\b.*--output text|secretsmanager get-secret-value\b.*--output text|ssm get-parameters? (?=.*--with-decryption\b)(?=.*--output text))/],
+  ["az", /^(?:account get-access-token|keyvault secret show)\b.*(?:-o|--output) tsv/],
+  ["heroku", /^auth:token\b/],
+  ["fly", /^auth token\b/],
+  ["flyctl", /^auth token\b/],
+  ["doctl", /^auth token\b/],
+  ["op", /^(?:read\b|item get\b.*--(?:fields|reveal)\b)/],
+  ["pass", /^(?:show\b|-c\b)/],
+  ["gopass", /^(?:show\b|-c\b)/],
+  ["security", /^find-(?:generic|internet)-password\b.* -w\b/],
+  ["secret-tool", /^lookup\b/],
+  ["bw", /^get (?:password|totp|notes|item)\b/],
+  ["lpass", /^show\b.*--password\b/],
+  ["keyring", /^get\b/],
+  ["vault", /^(?:kv get|read)\b.*-field\b/],
+  ["kubectl", /^get secrets?\b.*(?:jsonpath|go-template)/],
+  ["doppler", /^secrets get\b.*--plain\b/],
+  ["infisical", /^secrets get\b.*--plain\b/],
+]);
+/** The clipboard's readers, by program: what must follow it (anything, for `pbpaste`). */
+const CLIPBOARD_READS: ReadonlyMap<string, RegExp> = new Map([
+  ["pbpaste", /^/],
+  ["wl-paste", /^/],
+  ["get-clipboard", /^/],
+  ["xclip", /(?:^| )-o(?:ut)?\b/],
+  ["xsel", /(?:^| )(?:-o|--output|-b|--clipboard)\b/],
+]);
 
 /** Words that run the command after them, and assignments before it (`sudo`, `env X=1`, `FOO=bar`). */
 const WRAPPER = /^(?:sudo|env|command|builtin|exec|time|nohup|\w+=\S*)$/;
@@ -139,10 +147,10 @@ function printedByOne(part: string): Printed | undefined {
     }
     return undefined;
   }
-  const line = [verb, ...args].join(" ").toLowerCase();
-  if (STORE_READS.test(line)) return STORE;
-  if (CLIPBOARD_READS.test(line)) return CLIPBOARD;
-  return undefined;
+  const store = STORE_READS.get(verb);
+  if (store) return store.test(args.join(" ").toLowerCase()) ? STORE : undefined;
+  const clipboard = CLIPBOARD_READS.get(verb);
+  return clipboard?.test(args.join(" ").toLowerCase()) ? CLIPBOARD : undefined;
 }
 
 /** A file whose name says it holds one secret: `/run/secrets/db`, `api_token.txt`, `.vault-token`, `deploy.key`. */
