@@ -142,6 +142,30 @@ describe("real Claude Code session with tracegate hooks", () => {
   );
 
   test(
+    "a Bash call that prints a password with no shape (`cat db_password`) is redacted by its command: nothing of it on disk",
+    async () => {
+      // Words, no digits: no prefix, label or entropy marks it; only the command says what it is.
+      const password = "correct-horse-battery-staple";
+      const { model, world, run } = await session(
+        [
+          [{ type: "tool_use", id: "toolu_e2e_pw", name: "Bash", input: { command: "cat db_password", description: "Read it" } }],
+          [{ type: "text", text: "I read the password file." }],
+        ],
+        "Show me what the database password file holds.",
+        { files: { "README.md": "e2e fixture\n", db_password: `${password}\n` } },
+      );
+      expectCleanExit(run);
+      expect(lastUserText(model.mainRequests()[1]!.messages)).toContain(password);
+      const [call] = byType(sessionRecords(world, run.sessionId), "tool_call");
+      expect(call).toMatchObject({ input: { command: "cat db_password" } });
+      expect((call!.output as { stdout: string }).stdout).toMatch(/^\[REDACTED:password:[0-9a-f]{4}\]$/);
+      const under = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? under(join(dir, e.name)) : [join(dir, e.name)]));
+      for (const f of under(world.dataDir)) expect({ file: f, leaked: readFileSync(f, "latin1").includes(password) }).toEqual({ file: f, leaked: false });
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
     "two Bash tool calls in one assistant turn yield two intact tool_call records",
     async () => {
       const { world, run } = await session(

@@ -18,6 +18,8 @@
  * (e) `--scope project`: the client loads the repo's hook file;
  * (f) `uninstall` restores the client's file byte for byte (or removes the
  *     one install created) and the client runs on it untraced.
+ * (g) a shell call that prints a password with no shape (`cat db_password`)
+ *     is redacted by its command (redact/printed.ts) in that client's record.
  *
  * Each client's test file calls `harnessSuite(name)`: one file per client, so
  * each one's wall time shows in the runner's output.
@@ -265,6 +267,29 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         const files = filesUnder(s.world.dataDir);
         expect(files.length).toBeGreaterThan(0);
         for (const f of files) expect({ file: f, leaked: readFileSync(f, "latin1").includes(secretBody()) }).toEqual({ file: f, leaked: false });
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    test(
+      "(g) a shell call that prints a password with no shape (`cat db_password`): redacted by its command, nothing of it on disk",
+      async () => {
+        // Words, no digits: no prefix, label or entropy marks it; only the command says what it is.
+        const password = "correct-horse-battery-staple";
+        const s = await setup([[{ type: "shell", command: "cat db_password" }], [{ type: "text", text: "I read the password file." }]], {
+          files: { "README.md": "e2e fixture\n", db_password: `${password}\n` },
+        });
+        const r = await run(s, "Show me what the database password file holds.");
+        expectCleanExit(r);
+        // The client ran it: the model was shown the password.
+        expect(s.model.mainHistories()[1]!.some((m) => m.role === "user" && m.text.includes(password))).toBe(true);
+        const calls = onlySessionRecords(s, r).filter((x) => x.type === "tool_call");
+        expect(calls).toHaveLength(1);
+        expect(JSON.stringify(calls[0])).toContain("[REDACTED:password:");
+        expect(JSON.stringify(calls[0].input)).toContain("cat db_password");
+        const files = filesUnder(s.world.dataDir);
+        expect(files.length).toBeGreaterThan(0);
+        for (const f of files) expect({ file: f, leaked: readFileSync(f, "latin1").includes(password) }).toEqual({ file: f, leaked: false });
       },
       TEST_TIMEOUT_MS,
     );
