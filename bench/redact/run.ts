@@ -7,12 +7,14 @@
  * 2. the same figures on a hand-written set of realistic tool outputs
  *    (realistic.ts), scored separately, with every miss and false positive
  *    listed by kind;
- * 3. a 5 MB mixed document timed against secretlint (recommended preset) on
- *    the same file, alternately, medians.
+ * 3. a 5 MB mixed document (dense with secrets: the worst case per byte) and
+ *    5 MB of real files (node_modules) timed against secretlint (recommended
+ *    preset) on the same file, alternately, medians; and whole processes,
+ *    `dist/tracegate redact` against secretlint's CLI.
  *
  *   bun bench/redact/run.ts [--docs N] [--real N] [--runs N] [--no-secretlint]
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +23,7 @@ import { createRedactor } from "../../lib/redact/index.ts";
 import { leak } from "../../test/redact/shapes.ts";
 import { buildCorpus, docText, mixedDocument } from "./corpus.ts";
 import { buildRealistic, HELD_OUT, type RealDoc, TEMPLATES } from "./realistic.ts";
+import { walkFiles } from "./files.ts";
 
 const { values: opt } = parseArgs({
   options: { docs: { type: "string", default: "3000" }, real: { type: "string", default: "40" }, runs: { type: "string", default: "5" }, "no-secretlint": { type: "boolean" } },
@@ -161,12 +164,6 @@ console.log(row("realistic (tuned)", tuned.caught / tuned.planted, tuned.fpDocs 
 console.log(row("realistic (held out)", held.caught / held.planted, held.fpDocs / held.docs));
 
 // ---------------------------------------------------------------- speed
-const five = mixedDocument();
-const dir = mkdtempSync(join(tmpdir(), "tg-redact-bench-"));
-const file = join(dir, "mixed.txt");
-writeFileSync(file, five);
-console.log(`\n5 MB mixed document: ${(Buffer.byteLength(five) / 1024 / 1024).toFixed(2)} MiB, ${five.split("\n").length} lines`);
-
 type Engine = { executeOnFiles(o: { filePathList: string[] }): Promise<{ ok: boolean; output: string }> };
 let engine: Engine | undefined;
 if (!opt["no-secretlint"]) {
@@ -183,64 +180,89 @@ if (!opt["no-secretlint"]) {
     console.log(`secretlint unavailable: ${(e as Error).message}`);
   }
 }
-
-const ours: number[] = [];
-const oursValue: number[] = [];
-const theirs: number[] = [];
-r.text(five); // warm-up (JIT, lazily compiled regexes)
-if (engine) await engine.executeOnFiles({ filePathList: [file] });
-for (let i = 0; i < RUNS; i++) {
-  Bun.gc(true);
-  let t0 = performance.now();
-  r.text(five);
-  ours.push(performance.now() - t0);
-  Bun.gc(true);
-  t0 = performance.now();
-  r.value({ type: "tool_call", output: { stdout: five } });
-  oursValue.push(performance.now() - t0);
-  if (engine) {
-    Bun.gc(true);
-    t0 = performance.now();
-    await engine.executeOnFiles({ filePathList: [file] });
-    theirs.push(performance.now() - t0);
-  }
-}
-// Cold: a fresh process per run, as a hook pays it (module load + first use).
-const cold: number[] = [];
-for (let i = 0; i < Math.min(RUNS, 3); i++) {
-  const p = Bun.spawnSync([process.execPath, "-e", `const t0=performance.now();const {createRedactor}=await import(${JSON.stringify(join(import.meta.dir, "../../lib/redact/index.ts"))});const s=require("fs").readFileSync(${JSON.stringify(file)},"utf8");createRedactor({fingerprintKey:"b"}).text(s);console.log(performance.now()-t0)`]);
-  cold.push(Number(p.stdout.toString().trim()));
-}
-// The compiled binary end to end (process start, stdin, redact, stdout), when built, alternating
-// with secretlint's own CLI on the same file (Node start-up, module load, scan, JSON out): the
-// wall time each costs someone at the command line, cold JIT included on both sides.
+const dir = mkdtempSync(join(tmpdir(), "tg-redact-bench-"));
 const bin = join(import.meta.dir, "../../dist/tracegate");
-const binRuns: number[] = [];
-const cliRuns: number[] = [];
 const secretlintCli = join(import.meta.dir, "../../node_modules/secretlint/bin/secretlint.js");
 const node = Bun.which("node");
 const cliReady = !opt["no-secretlint"] && node !== null && (await Bun.file(secretlintCli).exists());
 if (cliReady) writeFileSync(join(dir, ".secretlintrc.json"), JSON.stringify({ rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] }));
-if (await Bun.file(bin).exists()) {
-  for (let i = 0; i < Math.min(RUNS, 5); i++) {
+
+/** One document timed against secretlint on the same file: in process, alternately, and whole process, CLI against CLI. */
+async function timed(name: string, five: string, cold: boolean): Promise<void> {
+  const file = join(dir, `${name}.txt`);
+  writeFileSync(file, five);
+  console.log(`\n${name}: ${(Buffer.byteLength(five) / 1024 / 1024).toFixed(2)} MiB, ${five.split("\n").length} lines`);
+  const ours: number[] = [];
+  const oursValue: number[] = [];
+  const theirs: number[] = [];
+  r.text(five); // warm-up (JIT, lazily compiled regexes)
+  if (engine) await engine.executeOnFiles({ filePathList: [file] });
+  for (let i = 0; i < RUNS; i++) {
+    Bun.gc(true);
     let t0 = performance.now();
-    Bun.spawnSync([bin, "redact"], { stdin: Bun.file(file), stdout: "ignore", env: { ...process.env, TRACEGATE_HOME: dir } });
-    binRuns.push(performance.now() - t0);
-    if (!cliReady) continue;
+    r.text(five);
+    ours.push(performance.now() - t0);
+    Bun.gc(true);
     t0 = performance.now();
-    // NODE_PATH: the rule preset resolves from this checkout's node_modules, not the temp dir.
-    Bun.spawnSync([node!, secretlintCli, "--format", "json", "--maskSecrets", file], { cwd: dir, stdout: "ignore", stderr: "ignore", env: { ...process.env, NODE_PATH: join(import.meta.dir, "../../node_modules") } });
-    cliRuns.push(performance.now() - t0);
+    r.value({ type: "tool_call", output: { stdout: five } });
+    oursValue.push(performance.now() - t0);
+    if (engine) {
+      Bun.gc(true);
+      t0 = performance.now();
+      await engine.executeOnFiles({ filePathList: [file] });
+      theirs.push(performance.now() - t0);
+    }
   }
+  // Cold: a fresh process per run, as a hook pays it (module load + first use).
+  const colds: number[] = [];
+  for (let i = 0; cold && i < Math.min(RUNS, 3); i++) {
+    const p = Bun.spawnSync([process.execPath, "-e", `const t0=performance.now();const {createRedactor}=await import(${JSON.stringify(join(import.meta.dir, "../../lib/redact/index.ts"))});const s=require("fs").readFileSync(${JSON.stringify(file)},"utf8");createRedactor({fingerprintKey:"b"}).text(s);console.log(performance.now()-t0)`]);
+    colds.push(Number(p.stdout.toString().trim()));
+  }
+  // The compiled binary end to end (process start, stdin, redact, stdout), when built, alternating
+  // with secretlint's own CLI on the same file (Node start-up, module load, scan, JSON out): the
+  // wall time each costs someone at the command line, cold JIT included on both sides.
+  const binRuns: number[] = [];
+  const cliRuns: number[] = [];
+  if (await Bun.file(bin).exists()) {
+    for (let i = 0; i < Math.min(RUNS, 5); i++) {
+      let t0 = performance.now();
+      Bun.spawnSync([bin, "redact"], { stdin: Bun.file(file), stdout: "ignore", env: { ...process.env, TRACEGATE_HOME: dir } });
+      binRuns.push(performance.now() - t0);
+      if (!cliReady) continue;
+      t0 = performance.now();
+      // NODE_PATH: the rule preset resolves from this checkout's node_modules, not the temp dir.
+      Bun.spawnSync([node!, secretlintCli, "--format", "json", "--maskSecrets", file], { cwd: dir, stdout: "ignore", stderr: "ignore", env: { ...process.env, NODE_PATH: join(import.meta.dir, "../../node_modules") } });
+      cliRuns.push(performance.now() - t0);
+    }
+  }
+  console.log(`tracegate text():  median ${median(ours).toFixed(0)} ms  (runs: ${ours.map((x) => x.toFixed(0)).join(", ")})`);
+  console.log(`tracegate value(): median ${median(oursValue).toFixed(0)} ms`);
+  if (colds.length) console.log(`tracegate cold process (import from source + read + redact): median ${median(colds).toFixed(0)} ms`);
+  if (binRuns.length) console.log(`dist/tracegate redact < the file (whole process): median ${median(binRuns).toFixed(0)} ms`);
+  if (cliRuns.length) console.log(`secretlint CLI on the same file (whole process): median ${median(cliRuns).toFixed(0)} ms; tracegate/secretlint ${(median(binRuns) / median(cliRuns)).toFixed(2)}x`);
+  if (theirs.length) {
+    console.log(`secretlint (preset-recommend, same file): median ${median(theirs).toFixed(0)} ms  (runs: ${theirs.map((x) => x.toFixed(0)).join(", ")})`);
+    console.log(`tracegate/secretlint in process: ${(median(ours) / median(theirs)).toFixed(2)}x`);
+  }
+  console.log(`observer cap 2500 ms: text() uses ${(median(ours) / 2500 * 100).toFixed(0)}% of it`);
 }
-console.log(`tracegate text():  median ${median(ours).toFixed(0)} ms  (runs: ${ours.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`tracegate value(): median ${median(oursValue).toFixed(0)} ms`);
-console.log(`tracegate cold process (import from source + read + redact): median ${median(cold).toFixed(0)} ms`);
-if (binRuns.length) console.log(`dist/tracegate redact < 5 MB file (whole process): median ${median(binRuns).toFixed(0)} ms`);
-if (cliRuns.length) console.log(`secretlint CLI on the same file (whole process): median ${median(cliRuns).toFixed(0)} ms; tracegate/secretlint ${(median(binRuns) / median(cliRuns)).toFixed(2)}x`);
-if (theirs.length) {
-  console.log(`secretlint (preset-recommend, same file): median ${median(theirs).toFixed(0)} ms  (runs: ${theirs.map((x) => x.toFixed(0)).join(", ")})`);
-  console.log(`speed-up vs secretlint: ${(median(theirs) / median(ours)).toFixed(1)}x`);
+
+// The generated mixed document: dense with secrets and near-misses (every kind, many times), the
+// worst case per byte. Then 5 MB of real files (this checkout's node_modules, in name order: code,
+// docs, package manifests), what a long tool output mostly is.
+await timed("5 MB mixed document", mixedDocument(), true);
+await timed("5 MB of real files (node_modules)", realFiles(5 * 1024 * 1024), false);
+
+/** Files under node_modules (JS/TS, Markdown, JSON, YAML), whole and in name order, to `bytes`. */
+function realFiles(bytes: number): string {
+  const files: string[] = [];
+  walkFiles(join(import.meta.dir, "../../node_modules"), (p, size) => size <= 256 * 1024 && /\.(?:[cm]?js|ts|md|json|ya?ml)$/.test(p), files, 5000, /^\.bin$/);
+  let out = "";
+  for (const f of files) {
+    if (out.length >= bytes) break;
+    out += readFileSync(f, "utf8") + "\n";
+  }
+  return out.slice(0, bytes);
 }
-console.log(`observer cap 2500 ms: 5 MB text() uses ${(median(ours) / 2500 * 100).toFixed(0)}% of it`);
 rmSync(dir, { recursive: true, force: true });

@@ -286,7 +286,7 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         const calls = onlySessionRecords(s, r).filter((x) => x.type === "tool_call");
         expect(calls).toHaveLength(1);
         expect(JSON.stringify(calls[0])).toContain("[REDACTED:password:");
-        expect(JSON.stringify(calls[0].input)).toContain("cat db_password");
+        expect(JSON.stringify(calls[0]!.input)).toContain("cat db_password");
         const files = filesUnder(s.world.dataDir);
         expect(files.length).toBeGreaterThan(0);
         for (const f of files) expect({ file: f, leaked: readFileSync(f, "latin1").includes(password) }).toEqual({ file: f, leaked: false });
