@@ -179,3 +179,10 @@ test("beside a command that prints other things, only a token counts: the other 
   const rec = { input: { command: "echo $DB_PASSWORD; npm test" }, output: "Tests\nPASSED\ndone\nZq8vR1xK4mW2pL9s\n" };
   expect((r.value(rec) as { output: string }).output).toMatch(/^Tests\nPASSED\ndone\n\[REDACTED:password:[0-9a-f]{4}\]\n$/);
 });
+
+test("Gemini CLI's llmContent (`Output: ` on the first line, inside <untrusted_context>) with no copy elsewhere", () => {
+  const pass = "Blue-" + g.s("abcdefghijkmnopqrstuvwxyz", 9);
+  const rec = { input: { command: "printenv DB_PASSWORD" }, output: { llmContent: `<untrusted_context>\nOutput: ${pass}\nProcess Group PGID: 28656\n</untrusted_context>`, returnDisplay: "" } };
+  const out = (r.value(rec) as { output: { llmContent: string } }).output.llmContent;
+  expect(out).toMatch(/^<untrusted_context>\nOutput: \[REDACTED:password:[0-9a-f]{4}\]\nProcess Group PGID: 28656\n<\/untrusted_context>$/);
+});
