@@ -37,6 +37,7 @@ import { codeUnits } from "./runs.ts";
 export { builtinKinds } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
 export { compileUserPattern } from "./pattern.ts";
+export { OUTPUT_KEYS, printingCommandOf } from "./printed.ts";
 
 export interface RedactConfig {
   /** User patterns (config `redact.extra`): regex source; group 1, if any, is the secret. */

@@ -18,8 +18,7 @@
  * runtime then keeps a record saying what was cut instead (see
  * lib/hook/run.ts).
  */
-import type { Redactor } from "../redact/index.ts";
-import { OUTPUT_KEYS, printingCommandOf } from "../redact/printed.ts";
+import { OUTPUT_KEYS, printingCommandOf, type Redactor } from "../redact/index.ts";
 import { capFields, capRecord, DEFAULT_FIELD_BYTES, DEFAULT_RECORD_BYTES, utf8Head } from "./cap.ts";
 import { boundDepth } from "./depth.ts";
 import { sha256Hex } from "./digest.ts";
