@@ -185,7 +185,7 @@ export function printedSecret(line: string, by: Printed): boolean {
  *
  * @example
  * ```ts
- * const out: Finding[] = [];
+ * const out: Parameters<typeof printedLines>[4] = [];
  * printedLines("s3cr3t-Pass\n", 0, 12, { kind: "password", password: true }, out);
  * [out[0]!.start, out[0]!.end]; // [0, 11]
  * ```
