@@ -248,7 +248,11 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   for (const x of extras) {
     for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2, rule: "user" });
   }
-  if (opts.printed) printedLines(s, 0, s.length, opts.printed, out);
+  if (opts.printed) {
+    const before = out.length;
+    printedLines(s, 0, s.length, opts.printed, out);
+    for (let i = before; i < out.length; i++) out[i]!.rule = "printed";
+  }
   return out;
 }
 

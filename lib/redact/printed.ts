@@ -201,7 +201,7 @@ export function printedLines(s: string, from: number, to: number, by: Printed, o
     // Gemini CLI's llmContent opens the output with `Output: ` on its first line.
     if (s.startsWith("Output: ", x)) x += 8;
     while (y > x && isBlank(s.charCodeAt(y - 1))) y--;
-    if (y > x && printedSecret(s.slice(x, y), by)) out.push({ from: x, start: x, end: y, kind: by.kind, priority: 1, rule: "printed" });
+    if (y > x && printedSecret(s.slice(x, y), by)) out.push({ from: x, start: x, end: y, kind: by.kind, priority: 1 });
     a = b + 1;
   }
 }

@@ -17,6 +17,7 @@ import { k8sSecretRule } from "./rules/k8s-secret.ts";
 import { dockerAuthRule } from "./rules/docker-auth.ts";
 import { afterVerbRule } from "./rules/after-verb.ts";
 import { printedRule } from "./rules/printed.ts";
+import { labelLineRule } from "./rules/label-line.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -25,6 +26,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [authzRule, "authorization"], [bearerRule, "bearer"], [cookieRule, "cookie"], ...CLI_RULES.map((r) => [r, "cli-flags"] as [Rule, string]),
   [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
   [printedRule, "printed"],
+  [labelLineRule, "label-line"],
 ]);
 
 /** Every structural rule. */
@@ -42,4 +44,5 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   dockerAuthRule,
   afterVerbRule,
   printedRule,
+  labelLineRule,
 ];

@@ -18,6 +18,20 @@ const gone = (input: string, secret: string): string => {
 };
 
 describe("weak or no labels", () => {
+  test("a label on a line of its own, the value alone on the next (rules/label-line.ts)", () => {
+    const word = "correct-horse-battery";
+    const sym = "Xy7!kL9#mQ2v";
+    expect(gone(`Generated password:\n    ${word}\n`, word)).toMatch(/^Generated password:\n    \[REDACTED:password:[0-9a-f]{4}\]\n$/);
+    gone(`Initial admin password:\n\n${sym}\n\nDone.\n`, sym);
+    gone(`Your password is:\n${sym}\n`, sym);
+    const t = tok(24);
+    gone(`Your new API key:\n  ${t}\n`, t);
+    // A key or token label takes a token only, code never capitalises its conditions, and a
+    // value line with words or structure is no value.
+    for (const input of [`Token:\n  ${word}\n`, "if password:\n    pass\n", "elif token:\n    return token\n", "Token:\n  - name: x\n", "Args:\n    password: the password\n", "Secret:\n  (none)\n", "Password:\n"]) {
+      expect(r.text(input)).toBe(input);
+    }
+  });
   test("Key= and key = …", () => {
     const t = tok();
     expect(gone(`[DEBUG] Using Key=${t}\n`, t)).toMatch(/^\[DEBUG\] Using Key=\[REDACTED:labelled-token:[0-9a-f]{4}\]\n$/);

@@ -1,0 +1,48 @@
+/**
+ * A label on a line of its own and the value on the line after it, as CLIs
+ * print a credential shown once: `Generated password:` / `Your new API key:`
+ * / `Initial admin password:`, then the value alone on the next line. The
+ * key/value rule reads a value on the label's own line; here the line break
+ * is the separator. The value line is judged as a printed secret is
+ * (printed.ts printedSecret): a password label lets a word count, a key or
+ * token label only a token.
+ *
+ * A label starts with a capital and is words only: code never capitalises
+ * `if password:` or `elif token:`, and a YAML key so written (`Password:`)
+ * whose value is on the next line holds that value anyway.
+ */
+import { classifyKey } from "../keys.ts";
+import { type Printed, printedLines } from "../printed.ts";
+import type { Rule } from "../types.ts";
+
+/** The label line, trimmed: a capitalised run of up to six words, then the noun, then `:` (`is:` too). */
+const LABEL_LINE = /^[A-Z][A-Za-z-]*(?: [A-Za-z-]+){0,6}:$/;
+const NOUN = /(?:^| )(password|passphrase|passwd|(?:api|access|secret|license|private|auth|app) key|key|token|secret)(?: is)?:$/i;
+
+export const labelLineRule: Rule = {
+  kinds: ["password", "generic-secret"],
+  keywords: ["password:", "passphrase:", "passwd:", "key:", "token:", "secret:", " is:"],
+  scan(ctx, pos, keyword) {
+    const s = ctx.s;
+    // The colon must end the line (most hits are `password: x` on one line, the key/value rule's).
+    let le = pos + keyword.length;
+    while (le < s.length && (s.charCodeAt(le) === 32 || s.charCodeAt(le) === 9 || s.charCodeAt(le) === 13)) le++;
+    if (le >= s.length || s.charCodeAt(le) !== 10) return;
+    let ls = pos;
+    while (ls > 0 && pos - ls < 120 && s.charCodeAt(ls - 1) !== 10) ls--;
+    if (ls > 0 && s.charCodeAt(ls - 1) !== 10) return;
+    const label = s.slice(ls, le).trim();
+    if (!LABEL_LINE.test(label)) return;
+    const noun = NOUN.exec(label)?.[1];
+    if (!noun) return;
+    const cls = classifyKey(noun.replace(" ", "_"));
+    const by: Printed = { kind: cls?.kind ?? "generic-secret", password: /^pass/i.test(noun) };
+    // The value: the next line, or the one after a blank line.
+    let from = le + 1;
+    const blank = /^[ \t\r]*\n/.exec(s.slice(from, from + 64));
+    if (blank) from += blank[0].length;
+    let to = s.indexOf("\n", from);
+    if (to < 0) to = s.length;
+    printedLines(s, from, to, by, ctx.out);
+  },
+};
