@@ -389,8 +389,10 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^[x*0#.\s-]+$/i.test(v)) return false;
   // Function calls, indexers, dotted identifier paths: code, not a literal.
   if (/^[A-Za-z_$][\w$.]*\s?\(.*\)?;?$/.test(v) && v.includes("(")) return false;
-  // Dotted identifier paths (`exports2.STRICT_TOKEN`, `this.#headers.cookies`): code.
-  if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(v) && v.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
+  // Dotted identifier paths (`exports2.STRICT_TOKEN`, `this.#headers.cookies`), optional chains and
+  // their negations (`er.body?.authUrl`, `!req.headers.authorization`): code.
+  const path = v.charCodeAt(0) === 33 || v.includes("?.") ? v.replace(/^!{1,2}/, "").replaceAll("?.", ".") : v;
+  if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(path) && path.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
   // printf-style templates (`/v2/tokens/%s`).
   if (/(?:^|[/\s:=])%[sdvq](?:[/\s&?.]|$)/.test(v)) return false;
   if (/^[A-Za-z_$][\w$]*\[/.test(v)) return false;

@@ -240,6 +240,23 @@ describe("entropy guards: what is not a secret", () => {
 });
 
 describe("false-positive classes seen in traces", () => {
+  test("optional chains and negated member paths are code (npm's error-message.js, http-cache-semantics)", () => {
+    for (const input of [
+      "        const authUrl = er.body?.authUrl\n",
+      "        const auth = !er.headers || !er.headers['www-authenticate']\n",
+      "    this._noAuthorization = !req.headers.authorization;\n",
+      "const token = !!opts.tokenValue\n",
+    ]) expect(r.text(input)).toBe(input);
+    // A quoted password that opens with `!` is still a literal.
+    gone("const auth = '!Xy7kL9mQ2v'\n", "!Xy7kL9mQ2v");
+  });
+  test("a character class listing letters in order is no token (gitleaks' printf-verb regex)", () => {
+    const input = "var re = regexp.MustCompile(`^%[+\\-# 0]?[bcdeEfFgGoOpqstTUvxX]`)\n";
+    expect(r.text(input)).toBe(input);
+    // Random letters of both cases at the same length still go.
+    const t = "qWzRtYbNmKpLxVcJhGfD";
+    gone(`${t}\n`, t);
+  });
   const same = (s: string): void => expect(r.text(s)).toBe(s);
   test("code expressions", () => {
     same("password := match[1]");

@@ -498,8 +498,21 @@ function shapeless(f: TokenFacts): boolean {
   if (structured(t, f.u, f.from)) return false;
   // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
   if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
-  // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters.
-  return ascendingRun(f.u, f.from, f.to) < 6;
+  // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters; or a
+  // character class listing letters in order, either case (`[bcdeEfFgGoOpqstTUvxX]`, printf's verbs).
+  return ascendingRun(f.u, f.from, f.to) < 6 && !lettersInOrder(f.u, f.from, f.to);
+}
+
+/** Whether `u[from..to)` is letters only whose case-folded order never falls (12+ of them: random letters do so about once in 50 million). */
+function lettersInOrder(u: Uint16Array, from: number, to: number): boolean {
+  if (to - from < 12) return false;
+  let prev = 0;
+  for (let i = from; i < to; i++) {
+    const c = u[i]! | 32;
+    if (c < 97 || c > 122 || c < prev) return false;
+    prev = c;
+  }
+  return true;
 }
 
 /**
