@@ -26,6 +26,9 @@ describe("weak or no labels", () => {
     gone(`Your password is:\n${sym}\n`, sym);
     const t = tok(24);
     gone(`Your new API key:\n  ${t}\n`, t);
+    // A YAML key alone on its line whose plain scalar continues on the deeper next line.
+    expect(gone(`db:\n  password:\n    ${word}\n`, word)).toMatch(/^db:\n  password:\n    \[REDACTED:password:[0-9a-f]{4}\]\n$/);
+    expect(r.text(`db:\n  password:\n  ${word}: x\n`)).toBe(`db:\n  password:\n  ${word}: x\n`);
     // A key or token label takes a token only, code never capitalises its conditions, and a
     // value line with words or structure is no value.
     for (const input of [`Token:\n  ${word}\n`, "if password:\n    pass\n", "elif token:\n    return token\n", "Token:\n  - name: x\n", "Args:\n    password: the password\n", "Secret:\n  (none)\n", "Password:\n"]) {

@@ -8,8 +8,10 @@
  * token label only a token.
  *
  * A label starts with a capital and is words only: code never capitalises
- * `if password:` or `elif token:`, and a YAML key so written (`Password:`)
- * whose value is on the next line holds that value anyway.
+ * `if password:` or `elif token:`. A YAML key alone on its line
+ * (`password:`) takes the next line only when it is indented deeper: then it
+ * is the key's plain scalar, continued; a nested mapping's lines are
+ * `k: v` or `- x`, never one token.
  */
 import { classifyKey } from "../keys.ts";
 import { type Printed, printedLines } from "../printed.ts";
@@ -17,6 +19,8 @@ import type { Rule } from "../types.ts";
 
 /** The label line, trimmed: a capitalised run of up to six words, then the noun, then `:` (`is:` too). */
 const LABEL_LINE = /^[A-Z][A-Za-z-]*(?: [A-Za-z-]+){0,6}:$/;
+/** A YAML key alone on its line, in any case (`db_password:`, `apiToken:`), named for a secret by classifyKey. */
+const YAML_KEY = /^([A-Za-z_][\w.-]{0,80}):$/;
 const NOUN = /(?:^| )(password|passphrase|passwd|(?:api|access|secret|license|private|auth|app) key|key|token|secret)(?: is)?:$/i;
 
 export const labelLineRule: Rule = {
@@ -31,16 +35,26 @@ export const labelLineRule: Rule = {
     let ls = pos;
     while (ls > 0 && pos - ls < 120 && s.charCodeAt(ls - 1) !== 10) ls--;
     if (ls > 0 && s.charCodeAt(ls - 1) !== 10) return;
-    const label = s.slice(ls, le).trim();
-    if (!LABEL_LINE.test(label)) return;
-    const noun = NOUN.exec(label)?.[1];
-    if (!noun) return;
-    const cls = classifyKey(noun.replace(" ", "_"));
-    const by: Printed = { kind: cls?.kind ?? "generic-secret", password: /^pass/i.test(noun) };
-    // The value: the next line, or the one after a blank line.
+    const line = s.slice(ls, le);
+    const label = line.trim();
+    let by: Printed;
     let from = le + 1;
-    const blank = /^[ \t\r]*\n/.exec(s.slice(from, from + 64));
-    if (blank) from += blank[0].length;
+    const key = YAML_KEY.exec(label)?.[1];
+    const cls = key === undefined ? null : classifyKey(key);
+    let d = from;
+    while (d < s.length && (s.charCodeAt(d) === 32 || s.charCodeAt(d) === 9)) d++;
+    if (cls && d - from > line.length - line.trimStart().length) {
+      // A YAML key whose plain scalar continues on the next, deeper line (`password:\n    hunter2`).
+      by = { kind: cls.kind, password: cls.password };
+    } else {
+      if (!LABEL_LINE.test(label)) return;
+      const noun = NOUN.exec(label)?.[1];
+      if (!noun) return;
+      by = { kind: classifyKey(noun.replace(" ", "_"))?.kind ?? "generic-secret", password: /^pass/i.test(noun) };
+      // The value: the next line, or the one after a blank line.
+      const blank = /^[ \t\r]*\n/.exec(s.slice(from, from + 64));
+      if (blank) from += blank[0].length;
+    }
     let to = s.indexOf("\n", from);
     if (to < 0) to = s.length;
     printedLines(s, from, to, by, ctx.out);
