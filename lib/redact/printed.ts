@@ -18,6 +18,8 @@
  *   `printenv`, `cat`, `head`, `tail` and the like; files under
  *   `/run/secrets/` (Docker, Kubernetes) and named `*.key|*.token|*.secret`;
  * - the read commands of secret stores and the token printers of CLIs;
+ * - commands that make a secret (`openssl rand`, `pwgen`, `rails secret`,
+ *   `/dev/urandom`), at the token bar;
  * - the clipboard (`pbpaste`, `xclip -o`, `wl-paste`), at the token bar only:
  *   a clipboard holds anything.
  * A printed line counts when it is one token that keys.ts plausibleSecret
@@ -67,6 +69,30 @@ const STORE_READS: ReadonlyMap<string, RegExp> = new Map([
   ["doppler", /^secrets get\b.*--plain\b/],
   ["infisical", /^secrets get\b.*--plain\b/],
 ]);
+/**
+ * Commands that make a secret and print it (`openssl rand -hex 32`, `pwgen -s 20 1`, `rails secret`,
+ * `python3 -c "import secrets; print(secrets.token_hex())"`), by program: what must follow it. A
+ * key an agent has just made is printed once, and its 64 hex digits are what the entropy rule keeps.
+ */
+const RANDOM_CODE = /(?:secrets\.token_|secrets\.choice|os\.urandom|randombytes|securerandom|random_bytes)/;
+const GENERATORS: ReadonlyMap<string, RegExp> = new Map([
+  ["openssl", /^rand\b/],
+  ["pwgen", /^/],
+  ["apg", /^/],
+  ["makepasswd", /^/],
+  ["wg", /^genkey\b/],
+  ["gpg", /--gen-random\b/],
+  ["rails", /^secret\b/],
+  ["mix", /^phx\.gen\.secret\b/],
+  ["php", /^artisan key:generate\b.*--show\b/],
+  ["python", RANDOM_CODE],
+  ["python3", RANDOM_CODE],
+  ["node", RANDOM_CODE],
+  ["ruby", RANDOM_CODE],
+  ["perl", RANDOM_CODE],
+]);
+const GENERATED: Printed = { kind: "generic-secret", password: false };
+
 /** The clipboard's readers, by program: what must follow it (anything, for `pbpaste`). */
 const CLIPBOARD_READS: ReadonlyMap<string, RegExp> = new Map([
   ["pbpaste", /^/],
@@ -100,12 +126,12 @@ export function printedBy(command: string): Printed | undefined {
   if (command.length > 4096) return undefined;
   let all: Printed | undefined;
   let others = false;
-  for (const list of command.split(/\|\||&&|[;\n&]/)) {
+  for (const list of pipelines(command)) {
     // A pipeline prints a secret when a stage does (the stages after it are filters: `| base64 -d`, `| head -c 8`).
     let one: Printed | undefined;
-    for (const stage of list.split("|")) one ??= printedByOne(stage.trim());
+    for (const stage of list) one ??= printedByOne(stage.trim());
     if (!one) {
-      others ||= !SILENT.test(list.trim());
+      others ||= !SILENT.test(list.join("|").trim());
       continue;
     }
     // Several secrets printed (`printenv DB_PASSWORD; echo $API_KEY`): which line is which is not known, so
@@ -116,11 +142,53 @@ export function printedBy(command: string): Printed | undefined {
   return all && others && all.password ? { kind: all.kind, password: false } : all;
 }
 
+/**
+ * The pipelines of a command line, each as its stages: split at `;`, `&`,
+ * `&&`, `||` and newlines, then at `|`, outside quotes
+ * (`python3 -c 'import secrets; print(…)'` is one stage).
+ */
+function pipelines(command: string): string[][] {
+  const out: string[][] = [];
+  let stages: string[] = [];
+  let at = 0;
+  let quote = 0;
+  for (let i = 0; i <= command.length; i++) {
+    if (i >= command.length) {
+      // The end, inside a quote left open too: the last stage is what remains.
+      stages.push(command.slice(at));
+      out.push(stages);
+      break;
+    }
+    const c = command.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+      else if (c === 92 && quote === 34) i++;
+      continue;
+    }
+    if (c === 39 || c === 34) quote = c;
+    else if (c === 92) i++;
+    else if (c === 124 && command.charCodeAt(i + 1) !== 124) {
+      stages.push(command.slice(at, i));
+      at = i + 1;
+    } else if (c === 59 || c === 10 || c === 38 || c === 124) {
+      stages.push(command.slice(at, i));
+      out.push(stages);
+      stages = [];
+      // `&&` and `||`: both characters.
+      if ((c === 38 || c === 124) && command.charCodeAt(i + 1) === c) i++;
+      at = i + 1;
+    }
+  }
+  return out;
+}
+
 /** Commands that print nothing of their own (`cd app && printenv DB_PASSWORD`). */
 const SILENT = /^(?:$|(?:cd|export|unset|set|source|\.|true|:|test|\[\[?|sleep|mkdir|touch|chmod|cp|mv|rm|ln)(?:\s|$)|\w+=\S*$)/;
 
 function printedByOne(part: string): Printed | undefined {
   if (part === "") return undefined;
+  // Bytes from the kernel's generator, however they are cut and encoded (`head -c 32 /dev/urandom | base64`).
+  if (part.includes("/dev/urandom") || part.includes("/dev/random")) return GENERATED;
   const words = part.replace(/["'`]/g, "").split(/\s+/);
   let i = 0;
   while (i < words.length - 1 && WRAPPER.test(words[i]!)) i++;
@@ -147,10 +215,13 @@ function printedByOne(part: string): Printed | undefined {
     }
     return undefined;
   }
+  const rest = args.join(" ").toLowerCase();
   const store = STORE_READS.get(verb);
-  if (store) return store.test(args.join(" ").toLowerCase()) ? STORE : undefined;
+  if (store) return store.test(rest) ? STORE : undefined;
+  const generator = GENERATORS.get(verb);
+  if (generator) return generator.test(rest) ? GENERATED : undefined;
   const clipboard = CLIPBOARD_READS.get(verb);
-  return clipboard?.test(args.join(" ").toLowerCase()) ? CLIPBOARD : undefined;
+  return clipboard?.test(rest) ? CLIPBOARD : undefined;
 }
 
 /** A file whose name says it holds one secret: `/run/secrets/db`, `api_token.txt`, `.vault-token`, `deploy.key`. */

@@ -186,3 +186,26 @@ test("Gemini CLI's llmContent (`Output: ` on the first line, inside <untrusted_c
   const out = (r.value(rec) as { output: { llmContent: string } }).output.llmContent;
   expect(out).toMatch(/^<untrusted_context>\nOutput: \[REDACTED:password:[0-9a-f]{4}\]\nProcess Group PGID: 28656\n<\/untrusted_context>$/);
 });
+
+test("commands that make a secret print it: openssl rand, pwgen, /dev/urandom, a language's secrets module", () => {
+  for (const c of [
+    "openssl rand -hex 32",
+    "openssl rand -base64 24",
+    "head -c 32 /dev/urandom | base64",
+    "tr -dc A-Za-z0-9 < /dev/urandom | head -c 24",
+    "python3 -c 'import secrets; print(secrets.token_hex(32))'",
+    "node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"",
+    "pwgen -s 20 1",
+    "bin/rails secret",
+    "wg genkey",
+  ]) expect({ c, printed: printedBy(c) }).toEqual({ c, printed: { kind: "generic-secret", password: false } });
+  for (const c of ["openssl version", "openssl x509 -in cert.pem -noout -text", "python3 -c 'print(1); import os'", "echo \"unclosed $HOME"]) {
+    expect({ c, printed: printedBy(c) }).toEqual({ c, printed: undefined });
+  }
+  // Quotes hold separators: the `;` inside the script does not end the command.
+  expect(printedBy("echo 'a;b' && printenv DB_PASSWORD")).toEqual({ kind: "password", password: false });
+  expect(printedBy('echo "$DB_PASSWORD')).toEqual({ kind: "password", password: true });
+  const hex = g.s(A.hex, 64);
+  const rec = { input: { command: "openssl rand -hex 32" }, output: `${hex}\n` };
+  expect(leak(JSON.stringify(r.value(rec)), hex)).toBeUndefined();
+});
