@@ -27,7 +27,7 @@
  * `(none)`, `[default]`, `data:` and prose stay. A count (`echo ${#TOKEN}`,
  * `| wc -c`) is too short to count.
  */
-import { classifyKey, plausibleSecret } from "./keys.ts";
+import { classifyKey, type KeyClass, plausibleSecret } from "./keys.ts";
 import type { Finding } from "./types.ts";
 
 /** What a command prints: its kind of secret, and whether a plain word can be one (a password) or only a token. */
@@ -37,7 +37,22 @@ export interface Printed {
 }
 
 const STORE: Printed = { kind: "generic-secret", password: true };
-const CLIPBOARD: Printed = { kind: "generic-secret", password: false };
+/** A secret of no named kind at the token bar: the clipboard's, a generator's, a `*.key` file's. */
+const TOKENS: Printed = { kind: "generic-secret", password: false };
+
+/**
+ * What a key's class says a printed value is: its kind, and whether a word counts.
+ *
+ * @example
+ * ```ts
+ * printedAs({ kind: "password", password: true }); // { kind: "password", password: true }
+ * ```
+ */
+export function printedAs(cls: KeyClass): Printed;
+export function printedAs(cls: KeyClass | null): Printed | undefined;
+export function printedAs(cls: KeyClass | null): Printed | undefined {
+  return cls ? { kind: cls.kind, password: cls.password } : undefined;
+}
 
 /**
  * Secret stores' read commands and CLIs' token printers, by the program and
@@ -91,7 +106,6 @@ const GENERATORS: ReadonlyMap<string, RegExp> = new Map([
   ["ruby", RANDOM_CODE],
   ["perl", RANDOM_CODE],
 ]);
-const GENERATED: Printed = { kind: "generic-secret", password: false };
 
 /** The clipboard's readers, by program: what must follow it (anything, for `pbpaste`). */
 const CLIPBOARD_READS: ReadonlyMap<string, RegExp> = new Map([
@@ -188,7 +202,7 @@ const SILENT = /^(?:$|(?:cd|export|unset|set|source|\.|true|:|test|\[\[?|sleep|m
 function printedByOne(part: string): Printed | undefined {
   if (part === "") return undefined;
   // Bytes from the kernel's generator, however they are cut and encoded (`head -c 32 /dev/urandom | base64`).
-  if (part.includes("/dev/urandom") || part.includes("/dev/random")) return GENERATED;
+  if (part.includes("/dev/urandom") || part.includes("/dev/random")) return TOKENS;
   const words = part.replace(/["'`]/g, "").split(/\s+/);
   let i = 0;
   while (i < words.length - 1 && WRAPPER.test(words[i]!)) i++;
@@ -196,15 +210,15 @@ function printedByOne(part: string): Printed | undefined {
   const args = words.slice(i + 1);
   if (ECHOES.has(verb)) {
     for (const m of args.join(" ").matchAll(VARIABLE)) {
-      const cls = classifyKey(m[1]!);
-      if (cls) return { kind: cls.kind, password: cls.password };
+      const named = printedAs(classifyKey(m[1]!));
+      if (named) return named;
     }
     return undefined;
   }
   if (verb === "printenv") {
     for (const a of args) {
-      const cls = classifyKey(a);
-      if (cls) return { kind: cls.kind, password: cls.password };
+      const named = printedAs(classifyKey(a));
+      if (named) return named;
     }
     return undefined;
   }
@@ -219,9 +233,9 @@ function printedByOne(part: string): Printed | undefined {
   const store = STORE_READS.get(verb);
   if (store) return store.test(rest) ? STORE : undefined;
   const generator = GENERATORS.get(verb);
-  if (generator) return generator.test(rest) ? GENERATED : undefined;
+  if (generator) return generator.test(rest) ? TOKENS : undefined;
   const clipboard = CLIPBOARD_READS.get(verb);
-  return clipboard?.test(rest) ? CLIPBOARD : undefined;
+  return clipboard?.test(rest) ? TOKENS : undefined;
 }
 
 /** A file whose name says it holds one secret: `/run/secrets/db`, `api_token.txt`, `.vault-token`, `deploy.key`. */
@@ -230,8 +244,8 @@ function secretFile(path: string): Printed | undefined {
   // A mounted secret holds the secret and nothing else, whatever its name: a word counts.
   if (/(?:^|\/)(?:var\/)?run\/secrets\//.test(path)) return { kind: classifyKey(base)?.kind ?? STORE.kind, password: true };
   const name = base.replace(/\.txt$/, "");
-  const cls = SECRET_FILE_EXT.test(name) ? classifyKey(name.replace(SECRET_FILE_EXT, "")) ?? { kind: "generic-secret", password: false } : /\./.test(name.slice(1)) ? null : classifyKey(name);
-  return cls ? { kind: cls.kind, password: cls.password } : undefined;
+  if (SECRET_FILE_EXT.test(name)) return printedAs(classifyKey(name.replace(SECRET_FILE_EXT, ""))) ?? TOKENS;
+  return /\./.test(name.slice(1)) ? undefined : printedAs(classifyKey(name));
 }
 
 /**

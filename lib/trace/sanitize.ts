@@ -211,9 +211,12 @@ function* redactPieces(redactor: Redactor, v: unknown, key?: string, command?: C
     const [k, c] = entries[i]!;
     // Positional: the redactor may have replaced a key that was itself a secret.
     const [rk, rv] = redEntries.length === entries.length ? redEntries[i]! : [k, null];
-    // The output of a command that prints a secret keeps its command beside it, however deep the piece.
-    const inner = Array.isArray(v) ? command : printingCommand(v as Record<string, unknown>, k) ?? command;
-    const value = large[i] ? yield* redactPieces(redactor, c, Array.isArray(v) ? key : k, inner) : rv;
+    let value = rv;
+    if (large[i]) {
+      // The output of a command that prints a secret keeps its command beside it, however deep the piece.
+      const inner = Array.isArray(v) ? command : printingCommand(v as Record<string, unknown>, k) ?? command;
+      value = yield* redactPieces(redactor, c, Array.isArray(v) ? key : k, inner);
+    }
     setOwn(out, Array.isArray(v) ? i : rk, value);
   }
   return out;

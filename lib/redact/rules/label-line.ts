@@ -14,7 +14,7 @@
  * `k: v` or `- x`, never one token.
  */
 import { classifyKey } from "../keys.ts";
-import { type Printed, printedLines } from "../printed.ts";
+import { type Printed, printedAs, printedLines } from "../printed.ts";
 import type { Rule } from "../types.ts";
 
 /** The label line, trimmed: a capitalised run of up to six words, then the noun, then `:` (`is:` too). */
@@ -45,7 +45,7 @@ export const labelLineRule: Rule = {
     while (d < s.length && (s.charCodeAt(d) === 32 || s.charCodeAt(d) === 9)) d++;
     if (cls && d - from > line.length - line.trimStart().length) {
       // A YAML key whose plain scalar continues on the next, deeper line (`password:\n    hunter2`).
-      by = { kind: cls.kind, password: cls.password };
+      by = printedAs(cls);
     } else {
       if (!LABEL_LINE.test(label)) return;
       const noun = NOUN.exec(label)?.[1];
