@@ -35,10 +35,11 @@ async function side(name: string, lib: string): Promise<Side> {
   const { createRedactor } = await import(join(lib, "redact/index.ts"));
   const { scan } = await import(join(lib, "redact/engine.ts"));
   const { entropyRule } = await import(join(lib, "redact/rules/entropy.ts"));
-  const r = createRedactor({ fingerprintKey: "bench" });
+  // A fresh redactor per call: its tag cache would otherwise carry the last call's tags over.
+  const r = () => createRedactor({ fingerprintKey: "bench" });
   const calls: Record<string, () => unknown> = {
-    text: () => r.text(doc),
-    value: () => r.value({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_response: { stdout: doc } }),
+    text: () => r().text(doc),
+    value: () => r().value({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_response: { stdout: doc } }),
     scan: () => scan(doc).length,
     entropy: () => scan(doc, [entropyRule]).length,
   };

@@ -5,6 +5,9 @@
  */
 import { BLOCK_WRAPPERS, Gen, hardNegatives, type Planted, rng, SHAPES, WRAPPERS } from "../../test/redact/shapes.ts";
 import { A } from "../../test/redact/shapes.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { walkFiles } from "./files.ts";
 
 /** One document: ordered blocks, some of them planted secrets. */
 export interface Doc {
@@ -102,4 +105,31 @@ export function mixedDocument(): string {
     if (size >= 5 * 1024 * 1024) break;
   }
   return big.join("\n").slice(0, 5 * 1024 * 1024);
+}
+
+/**
+ * Files under this checkout's node_modules (JS/TS, Markdown, JSON, YAML),
+ * whole and in name order, to `bytes`: what a long tool output mostly is.
+ */
+export function realFiles(bytes: number): string {
+  const files: string[] = [];
+  walkFiles(join(import.meta.dir, "../../node_modules"), (p, size) => size <= 256 * 1024 && /\.(?:[cm]?js|ts|md|json|ya?ml)$/.test(p), files, 5000, /^\.bin$/);
+  let out = "";
+  for (const f of files) {
+    if (out.length >= bytes) break;
+    out += readFileSync(f, "utf8") + "\n";
+  }
+  return out.slice(0, bytes);
+}
+
+/** A test run's log of about `bytes` characters: paths, counts and names, no secret (the hook-latency bench's payload text). */
+export function buildLog(bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `  \u2713 test/unit/module-${i % 97}/case-${i}.test.ts > handles input #${(i * 7919) % 10007} (${(i % 13) + 1}ms) at /home/dev/project/src/file${i % 31}.ts:${i % 400}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n").slice(0, bytes);
 }

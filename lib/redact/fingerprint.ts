@@ -30,6 +30,7 @@ export type FingerprintKey = Uint8Array | string | (() => Uint8Array | string);
 export function makeTagger(key: FingerprintKey | undefined): (secret: string) => string {
   let resolved: Uint8Array | string | undefined;
   const cache = new Map<string, string>();
+  let cachedChars = 0;
   return (secret: string): string => {
     const hit = cache.get(secret);
     if (hit !== undefined) return hit;
@@ -41,11 +42,24 @@ export function makeTagger(key: FingerprintKey | undefined): (secret: string) =>
       }
     }
     const t = hmacHex(resolved, secret).slice(0, 4);
-    if (cache.size > 4096) cache.clear();
-    cache.set(secret, t);
+    // Bounded by what it holds, not by a count: a record is tagged twice (each find as it is
+    // registered, then as it is rendered), and a count below its number of secrets (a 5 MB output
+    // holds thousands) emptied the cache between the two, so every tag was computed twice.
+    if (secret.length <= TAG_CACHE_LONGEST) {
+      if (cachedChars + secret.length > TAG_CACHE_CHARS) {
+        cache.clear();
+        cachedChars = 0;
+      }
+      cache.set(secret, t);
+      cachedChars += secret.length;
+    }
     return t;
   };
 }
+
+/** The tag cache's bound, in characters of the secrets it keeps (8 MB), and the longest secret it keeps. */
+const TAG_CACHE_CHARS = 1 << 22;
+const TAG_CACHE_LONGEST = 4096;
 
 // Bun's native hasher, not node:crypto: it is ~5x cheaper per call than
 // createHmac (thousands of findings in a 5 MB payload), and importing

@@ -32,7 +32,7 @@ import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 import { OUTPUT_KEYS, type Printed, printedByCall } from "./printed.ts";
 import { publicValueKey } from "./rules/entropy.ts";
-import { codeUnits } from "./runs.ts";
+import { giveBackUnits, lendUnits } from "./runs.ts";
 
 export { builtinKinds } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
@@ -243,8 +243,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const planString = (s: string, call: Call, key?: string, forced?: Forced): Plan => {
     if (s.length === 0) return NO_SEGS;
     const container = containerKind(s, key, typeof forced === "string" ? forced : undefined, call);
-    // Converting 5 MB to code units costs ~10 ms and a 10 MB buffer: once for both passes.
-    const units = !container && s.length >= KEEP_UNITS ? codeUnits(s) : undefined;
+    // Converting 5 MB to code units costs ~10 ms and a 10 MB buffer: once for both passes, lent (runs.ts).
+    const units = !container && s.length >= KEEP_UNITS ? lendUnits(s) : undefined;
     let segs = container ? [] : segmentsOf(s, call, units, typeof forced === "object" ? forced : undefined);
     // A value under a key that names a signature, hash, id or name (`"signature": "<base64>"`):
     // the unlabelled-entropy rule does not get to call the whole value a secret.
@@ -341,14 +341,26 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
 
   const redactValue = (v: unknown, call: Call): unknown => {
     const plans: Plan[] = [];
-    visit(v, undefined, "$", 0, undefined, false, (s, _path, key, forced) => {
-      plans.push(planString(s, call, key, forced));
-      return s;
-    });
-    let i = 0;
-    return visit(v, undefined, "$", 0, undefined, true, (s, path) => renderString(s, plans[i++]!, path, call));
+    try {
+      visit(v, undefined, "$", 0, undefined, false, (s, _path, key, forced) => {
+        plans.push(planString(s, call, key, forced));
+        return s;
+      });
+      let i = 0;
+      return visit(v, undefined, "$", 0, undefined, true, (s, path) => renderString(s, plans[i++]!, path, call));
+    } finally {
+      for (const p of plans) giveBackUnits(p.units);
+    }
   };
-  const redactText = (s: string, call: Call): string => renderString(s, planString(s, call), "$", call);
+  const redactText = (s: string, call: Call): string => {
+    let plan: Plan | undefined;
+    try {
+      plan = planString(s, call);
+      return renderString(s, plan, "$", call);
+    } finally {
+      giveBackUnits(plan?.units);
+    }
+  };
 
   // One decode budget per call: rescans of decoded values stay bounded however
   // many containers a record holds.

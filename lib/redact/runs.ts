@@ -32,6 +32,46 @@ export function codeUnits(s: string): Uint16Array {
   return b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, b.length >> 1) : new Uint16Array(new Uint8Array(b).buffer);
 }
 
+/**
+ * Longest string whose code units go in the spare buffer (16 MB); a longer
+ * one gets a buffer of its own, freed with it, so a long-lived process never
+ * holds more than this.
+ */
+const SPARE_MAX = 1 << 23;
+let spare: Uint16Array | undefined;
+let spareBytes: Buffer | undefined;
+let spareLent = false;
+
+/**
+ * `s` as code units, like codeUnits, written into the process's one spare
+ * buffer when it is free: give it back with `giveBackUnits` once nothing
+ * reads it. On 5 MB a fresh 10 MB buffer per call costs more in garbage
+ * collection than everything it saves (a tenth of a redaction, measured),
+ * while writing into a kept one takes half a millisecond.
+ *
+ * @example
+ * ```ts
+ * const u = lendUnits("ab");
+ * u[1]; // 98
+ * giveBackUnits(u);
+ * ```
+ */
+export function lendUnits(s: string): Uint16Array {
+  if (spareLent || s.length > SPARE_MAX) return codeUnits(s);
+  if (spare === undefined || spare.length < s.length) {
+    spare = new Uint16Array(Math.min(SPARE_MAX, Math.max(s.length, 1 << 16) * 2));
+    spareBytes = Buffer.from(spare.buffer, spare.byteOffset, spare.byteLength);
+  }
+  spareBytes!.write(s, 0, s.length * 2, "utf16le");
+  spareLent = true;
+  return spare.subarray(0, s.length);
+}
+
+/** Ends a `lendUnits` loan (a buffer of its own is just dropped). */
+export function giveBackUnits(u: Uint16Array | undefined): void {
+  if (u !== undefined && spare !== undefined && u.buffer === spare.buffer) spareLent = false;
+}
+
 /** `a` copied into an array twice its length: the growth step of the position lists built in hot loops. */
 export function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const grown = new Int32Array(a.length * 2);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { codeUnits, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_UPPER, runLetters, tokenRuns } from "../../lib/redact/runs.ts";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { codeUnits, giveBackUnits, lendUnits, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_UPPER, runLetters, tokenRuns } from "../../lib/redact/runs.ts";
 
 const runsOf = (s: string, min = 10): string[] => {
   const r = tokenRuns(codeUnits(s), min);
@@ -54,5 +55,43 @@ describe("token runs", () => {
   test("grow past their first allocation", () => {
     const s = Array.from({ length: 3000 }, (_, i) => `tok${String(i).padStart(8, "0")}`).join(" ");
     expect(runsOf(s).length).toBe(3000);
+  });
+});
+
+describe("the lent code-unit buffer", () => {
+  const same = (u: Uint16Array, s: string): boolean => u.length === s.length && [...s].every((_, i) => u[i] === s.charCodeAt(i));
+
+  test("holds exactly the string, lone surrogates and all, over what a longer one left in it", () => {
+    const long = "x".repeat(70_000);
+    giveBackUnits(lendUnits(long));
+    const s = "a\uD800b\u{1F600}é";
+    const u = lendUnits(s);
+    expect(same(u, s)).toBe(true);
+    giveBackUnits(u);
+  });
+
+  test("is lent once at a time: a second loan gets a buffer of its own, and the first stays as it was", () => {
+    const a = lendUnits("first string, lent");
+    const b = lendUnits("second string");
+    expect(b.buffer).not.toBe(a.buffer);
+    expect(same(a, "first string, lent")).toBe(true);
+    giveBackUnits(b); // a buffer of its own: giving it back frees nothing
+    const c = lendUnits("third");
+    expect(c.buffer).not.toBe(a.buffer);
+    giveBackUnits(a);
+    const d = lendUnits("fourth");
+    expect(d.buffer).toBe(a.buffer);
+    giveBackUnits(d);
+  });
+
+  test("serves a record of several long strings: each is redacted from its own units, and copies cross them", () => {
+    const r = createRedactor({ fingerprintKey: "k" });
+    const token = "ghp_" + "A1b2C3d4E5".repeat(3) + "F6g7H8";
+    const filler = (w: string) => `${w} line of output\n`.repeat(400);
+    const out = JSON.stringify(r.value({ a: filler("one") + `GITHUB_TOKEN=${token}\n`, b: filler("two") + `echo ${token.slice(4)}\n`, c: filler("three") }));
+    expect(out).not.toContain(token.slice(4));
+    expect(out).toContain("two line of output");
+    // The buffer is free again after the call: a text() after it redacts as before.
+    expect(r.text(filler("four") + `token: ${token}`)).not.toContain(token.slice(4));
   });
 });
