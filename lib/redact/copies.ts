@@ -115,9 +115,11 @@ export class Copies {
     if (this.variants.size === 0 || s.length < this.minLen) return [];
     const hits: [number, number, Known][] = [];
     const ix = (this.index ??= this.buildIndex());
-    // A short string, or few forms: the native search, once per form (JSC's indexOf reads a
+    // A short string and few forms: the native search, once per form (JSC's indexOf reads a
     // UTF-16 text at about a code unit per nanosecond, so this is the cheap side of NATIVE_MAX).
-    const native = s.length * this.variants.size <= NATIVE_MAX;
+    // Each call also costs a fixed ~20 ns, so a record of thousands of short strings and
+    // thousands of forms, searched form by form, was quadratic: the indexed passes instead.
+    const native = s.length * this.variants.size <= NATIVE_MAX && this.variants.size <= NATIVE_FORMS;
     for (const v of native ? ix.all : ix.searched) {
       for (let i = s.indexOf(v.text); i !== -1; i = s.indexOf(v.text, i + 1)) {
         if (this.accept(s, i, v)) hits.push([i, i + v.text.length, v.known]);
@@ -127,10 +129,7 @@ export class Copies {
       const u = units ?? codeUnits(s);
       // The compare budget keeps a payload built to collide linear anyway.
       const budget = { left: 64 * s.length + 1_000_000 };
-      if (ix.long.length > 0) {
-        const t = (ix.sampled ??= buildSampled(ix.long));
-        this.verify(s, sampled(u, t), t.heads, budget, hits);
-      }
+      if (ix.long.length > 0) this.sampledCopies(s, u, (ix.sampled ??= buildSampled(ix.long)), budget, hits);
       if (ix.searched !== ix.short) {
         const t = (ix.tables ??= buildTables(ix.short));
         this.verify(s, passing(u, t.minLen, t), t.heads, budget, hits);
@@ -196,6 +195,48 @@ export class Copies {
   }
 
   /**
+   * Copies of the long forms: the text's windows at every `stride`-th
+   * position; where one's bit is set, each of the `stride` starts it may be
+   * window 0..stride-1 of (every start is reached from exactly one sampled
+   * position) looks its first eight units up among the forms' heads, then,
+   * for each length a form with that head has, its last four units: a form
+   * is compared with the text only when head, length and tail all agree.
+   */
+  private sampledCopies(s: string, u: Uint16Array, ix: SampledIndex, budget: { left: number }, hits: [number, number, Known][]): void {
+    const { stride, windows, windowShift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys, forms, minLen } = ix;
+    const groupMask = groupSlots.length - 1;
+    const n = u.length;
+    const last = n - 4;
+    for (let p = 0; p <= last && budget.left > 0; p += stride) {
+      const x = mix4(key4u(u, p)) >>> windowShift;
+      if ((windows[x >>> 5]! & (1 << (x & 31))) === 0) continue;
+      for (let i = Math.max(0, p - stride + 1); i <= p; i++) {
+        if (i + minLen > n) break;
+        const h = mix8(key4u(u, i), key4u(u, i + 4));
+        let slot = h >>> groupShift;
+        let g = groupSlots[slot]!;
+        while (g !== 0 && groupHeads[g] !== h) {
+          slot = (slot + 1) & groupMask;
+          g = groupSlots[slot]!;
+        }
+        if (g === 0) continue;
+        for (let l = lenOff[g - 1]!, end = lenOff[g]!; l < end; l++) {
+          const len = lenFlat[l]!;
+          budget.left--;
+          if (i + len > n) continue;
+          const k = mix3(h, len, key4u(u, i + len - 4));
+          for (let f = formBuckets[k >>> formShift]!; f !== 0; f = formNext[f]!) {
+            if (formKeys[f] !== k) continue;
+            budget.left -= 16;
+            const v = forms[f]!;
+            if (v.text.length === len && s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + len, v.known]);
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * The forms by how a long string is searched for them (a short one is
    * searched natively, form by form: NATIVE_MAX): SAMPLED_MIN+ characters
    * through the sampled pass, shorter ones natively when there are few and
@@ -214,6 +255,8 @@ export class Copies {
  * 2 ms per MB, whatever the number of forms) costs less.
  */
 const NATIVE_MAX = 1 << 20;
+/** Up to this many forms a short string is searched form by form; more go to the indexed passes, whose cost is the string's length. */
+const NATIVE_FORMS = 16;
 /** Up to this many short forms, each is searched for natively in a long string; more go to the every-position pass. */
 const SEARCHED_MAX = 8;
 /**
@@ -278,18 +321,35 @@ function buildTables(variants: readonly Variant[]): CopyIndex {
  * The sampled index of forms of SAMPLED_MIN+ characters: with `stride` the
  * shortest form's length less 3, a bit for each of every form's first
  * `stride` four-character windows (a hash of key4 into `bits`, sized for
- * about one window in 32 to pass by chance), and a bit for each form's first
- * window (`heads`' keys, to turn candidate starts away before a Map lookup).
+ * about one window in 32 to pass by chance). Then, in typed arrays, the
+ * forms' heads (mix8 of the first eight units; forms sharing one are a
+ * group) with each group's lengths, and the forms by head, length and last
+ * four units (mix3): a prefix family's forms (`ghp_…`, JWTs, which share
+ * dozens of characters) are told apart by their tails in one lookup, so a
+ * record full of them stays linear.
  */
 interface SampledIndex {
-  readonly heads: Heads;
+  /** The forms, numbered from 1 (0 ends a chain). */
+  readonly forms: readonly Variant[];
   /** The shortest form's length. */
   readonly minLen: number;
   readonly stride: number;
   readonly windows: Int32Array;
   readonly windowShift: number;
-  readonly firsts: Int32Array;
-  readonly firstShift: number;
+  /** Open addressing on a head's top bits: group numbers from 1, 0 for an empty slot. */
+  readonly groupSlots: Int32Array;
+  readonly groupShift: number;
+  /** Group -> its head (mix8). */
+  readonly groupHeads: Int32Array;
+  /** Group `g`'s distinct form lengths are `lenFlat[lenOff[g - 1]..lenOff[g])`. */
+  readonly lenOff: Int32Array;
+  readonly lenFlat: Int32Array;
+  /** mix3(head, length, tail)'s top bits -> the first form of its chain, or 0; `formNext` goes on. */
+  readonly formBuckets: Int32Array;
+  readonly formShift: number;
+  readonly formNext: Int32Array;
+  /** Form -> its mix3. */
+  readonly formKeys: Int32Array;
 }
 
 const bitTable = (entries: number, perEntry: number): { bits: Int32Array; shift: number } => {
@@ -301,44 +361,69 @@ const setBit = (t: Int32Array, x: number): void => {
 };
 /** A 32-bit hash of a key4 whose top bits depend on all four units. */
 const mix4 = (h: number): number => Math.imul(h, 0x9e3779b1);
+/** One 32-bit hash of a head, a length and a tail key4. */
+const mix3 = (h: number, len: number, tail: number): number => Math.imul(Math.imul(h ^ len, 0x85ebca6b) ^ tail, 0x9e3779b1);
+/** log2 of a table of at least `slots` entries (at least 2^10). */
+const tableLog = (slots: number): number => Math.min(24, Math.max(10, Math.ceil(Math.log2(slots))));
 
 function buildSampled(variants: readonly Variant[]): SampledIndex {
   let minLen = Infinity;
   for (const v of variants) minLen = Math.min(minLen, v.text.length);
   const stride = minLen - 3;
   const w = bitTable(variants.length * stride, 32);
-  const f = bitTable(variants.length, 64);
+  const count = variants.length + 1;
+  const forms: Variant[] = [variants[0]!];
+  const formKeys = new Int32Array(count);
+  // Groups by head; a group's lengths, kept distinct (a form's length is at most COPY_MAX's base64).
+  const groupOf = new Map<number, number>();
+  const heads: number[] = [0];
+  const lengths: number[][] = [[]];
   for (const v of variants) {
     const t = v.text;
     for (let o = 0; o < stride; o++) setBit(w.bits, mix4(key4(t, o)) >>> w.shift);
-    setBit(f.bits, mix4(key4(t, 0)) >>> f.shift);
-  }
-  return { heads: bucketed(variants), minLen, stride, windows: w.bits, windowShift: w.shift, firsts: f.bits, firstShift: f.shift };
-}
-
-/**
- * Candidate starts of long forms: the text's windows at every `stride`-th
- * position, and at each whose bit is set, the `stride` starts it may be
- * window 0..stride-1 of (each start is reached from exactly one sampled
- * position), kept when their first window's bit is set. Ascending.
- */
-function sampled(u: Uint16Array, ix: SampledIndex): Int32Array {
-  const { stride, windows, windowShift, firsts, firstShift } = ix;
-  let out = new Int32Array(256);
-  let n = 0;
-  const last = u.length - 4;
-  for (let p = 0; p <= last; p += stride) {
-    const x = mix4(key4u(u, p)) >>> windowShift;
-    if ((windows[x >>> 5]! & (1 << (x & 31))) === 0) continue;
-    for (let i = Math.max(0, p - stride + 1); i <= p; i++) {
-      if (i + ix.minLen > u.length) break;
-      const y = mix4(key4u(u, i)) >>> firstShift;
-      if ((firsts[y >>> 5]! & (1 << (y & 31))) === 0) continue;
-      if (n === out.length) out = doubled(out);
-      out[n++] = i;
+    const f = forms.length;
+    forms.push(v);
+    const h = mix8(key4(t, 0), key4(t, 4));
+    let g = groupOf.get(h);
+    if (g === undefined) {
+      g = heads.length;
+      groupOf.set(h, g);
+      heads.push(h);
+      lengths.push([]);
     }
+    const lens = lengths[g]!;
+    if (!lens.includes(t.length)) lens.push(t.length);
+    formKeys[f] = mix3(h, t.length, key4(t, t.length - 4));
   }
-  return out.subarray(0, n);
+  const groups = heads.length - 1;
+  // Open addressing at most a quarter full: a chance start ends at an empty slot.
+  const groupLog = tableLog(groups * 4);
+  const groupSlots = new Int32Array(1 << groupLog);
+  const groupShift = 32 - groupLog;
+  const groupHeads = new Int32Array(groups + 1);
+  const lenOff = new Int32Array(groups + 1);
+  let total = 0;
+  for (let g = 1; g <= groups; g++) total += lengths[g]!.length;
+  const lenFlat = new Int32Array(total);
+  for (let g = 1, at = 0; g <= groups; g++) {
+    const h = heads[g]!;
+    groupHeads[g] = h;
+    let slot = h >>> groupShift;
+    while (groupSlots[slot] !== 0) slot = (slot + 1) & (groupSlots.length - 1);
+    groupSlots[slot] = g;
+    for (const len of lengths[g]!) lenFlat[at++] = len;
+    lenOff[g] = at;
+  }
+  const formLog = tableLog(count * 2);
+  const formBuckets = new Int32Array(1 << formLog);
+  const formShift = 32 - formLog;
+  const formNext = new Int32Array(count);
+  for (let f = 1; f < count; f++) {
+    const b = formKeys[f]! >>> formShift;
+    formNext[f] = formBuckets[b]!;
+    formBuckets[b] = f;
+  }
+  return { forms, minLen, stride, windows: w.bits, windowShift: w.shift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys };
 }
 
 /**
