@@ -55,23 +55,34 @@ const PRINTS_AS_IS = /^[A-Za-z0-9_.~-]*$/;
 /** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
 function formsOf(secret: string): string[] {
   const forms = [secret];
+  const put = (f: string): void => {
+    if (!forms.includes(f)) forms.push(f);
+  };
   // Most secrets are token characters: their escaped forms are the secret itself (thousands per 5 MB).
   if (!PRINTS_AS_IS.test(secret)) {
     const json = JSON.stringify(secret).slice(1, -1);
-    forms.push(json);
-    if (secret.includes("/")) forms.push(json.replaceAll("/", "\\/"));
+    put(json);
+    if (secret.includes("/")) put(json.replaceAll("/", "\\/"));
     try {
-      forms.push(encodeURIComponent(secret));
+      put(encodeURIComponent(secret));
     } catch {
       // lone surrogate: no URL form
     }
   }
   if (secret.length >= 12) {
-    const bytes = Buffer.from(secret, "utf8");
-    forms.push(bytes.toString("base64").replace(/=+$/, ""), bytes.toString("base64url"));
+    // btoa reads code units as bytes, which for ASCII are its UTF-8; unpadded, and the URL-safe
+    // alphabet only differs where the standard one printed `+` or `/`.
+    let b64 = ASCII.test(secret) ? btoa(secret) : Buffer.from(secret, "utf8").toString("base64");
+    let end = b64.length;
+    while (end > 0 && b64.charCodeAt(end - 1) === 61) end--;
+    if (end < b64.length) b64 = b64.slice(0, end);
+    put(b64);
+    if (b64.includes("+") || b64.includes("/")) put(b64.replaceAll("+", "-").replaceAll("/", "_"));
   }
-  return [...new Set(forms)];
+  return forms;
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Finds and masks copies of known secrets in strings.
