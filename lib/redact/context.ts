@@ -6,11 +6,21 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { classifyKey, plausibleSecret } from "./keys.ts";
+import { afterArnColon, classifyKey, plausibleSecret } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
 const VALUE_MAX = 4096;
+/**
+ * Value characters the rule reads and weighs in one scan: eight times the
+ * text, which no text reaches but one whose values nest in each other
+ * (`token=token=token=…`: every hit re-read the same 4,096 characters and
+ * weighed them against some thirty patterns, 1.5 s for 240 KB). Past it,
+ * values are read to SPENT_VALUE_MAX and masked unweighed: a text built to
+ * cost the hook its deadline loses more of itself, never a secret.
+ */
+const readBudget = (textLength: number): number => 8 * textLength + 65_536;
+const SPENT_VALUE_MAX = 256;
 
 const isKeyChar = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
@@ -21,8 +31,8 @@ const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
-/** Parses what follows a key: separator, optional quotes, the value. */
-function valueAfter(s: string, keyStart: number, keyEnd: number): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
+/** Parses what follows a key: separator, optional quotes, the value (at most `max` characters). */
+function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
   let i = keyEnd;
   const n = s.length;
   const opener = s[keyStart - 1];
@@ -68,7 +78,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   }
   if (q === '"' || q === "'" || q === "`" || qlen === 2) {
     const start = i + qlen;
-    const lim = Math.min(n, start + VALUE_MAX);
+    const lim = Math.min(n, start + max);
     let j = start;
     while (j < lim) {
       const ch = s[j]!;
@@ -84,7 +94,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number): { start: numbe
   }
   const urlParam = s[keyStart - 1] === "?" || s[keyStart - 1] === "&";
   const start = i;
-  const lim = Math.min(n, start + VALUE_MAX);
+  const lim = Math.min(n, start + max);
   let j = start;
   while (j < lim) {
     const cc = s.charCodeAt(j);
@@ -131,14 +141,14 @@ const VALUE_AFTER = /(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\
  * The value a label names: the key sits in a `name`/`key` field and the
  * secret in the `value` field right after it (same element, or next line).
  */
-function labelledValue(s: string, a: number, b: number): { start: number; end: number; flag: boolean } | undefined {
+function labelledValue(s: string, a: number, b: number, max: number): { start: number; end: number; flag: boolean } | undefined {
   if (!LABEL_BEFORE.test(s.slice(Math.max(0, a - 24), a))) return undefined;
   VALUE_AFTER.lastIndex = b;
   const m = VALUE_AFTER.exec(s);
   if (!m) return undefined;
   const sep = VALUE_AFTER.lastIndex - 1;
   // Parse as if `value` were the key and the separator followed it directly.
-  return valueAfter(s, sep, sep);
+  return valueAfter(s, sep, sep, max);
 }
 
 /**
@@ -152,6 +162,9 @@ function labelledValue(s: string, a: number, b: number): { start: number; end: n
 function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (pos < (ctx.memo.kv ?? 0)) return;
   const { s } = ctx;
+  // Past its reading budget the rule reads short values and weighs none: each is masked as found.
+  const spent = (ctx.memo.kvRead ?? 0) > readBudget(s.length);
+  const max = spent ? SPENT_VALUE_MAX : VALUE_MAX;
   let a = pos;
   while (a > 0 && pos - a < KEY_MAX && isKeyChar(s.charCodeAt(a - 1))) a--;
   let b = pos;
@@ -162,7 +175,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // `scheme://user:pass@` is URL userinfo (its own rule keeps the host).
   if (a >= 3 && s.startsWith("://", a - 3)) return;
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api`): a name, not a key.
-  if (a > 0 && s[a - 1] === ":" && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 200), a))) return;
+  if (afterArnColon(s, a, 200)) return;
   // `--db-password`, `.password`, `-Dpassword`: strip flag dashes and dots for naming only.
   let keyStart = a;
   while (keyStart < b && (s[keyStart] === "-" || s[keyStart] === ".")) keyStart++;
@@ -172,11 +185,11 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
   if (COOKIE_HEADER.test(key)) return;
   // `\"key\"` inside JSON-escaped text: the char before the key is a quote, maybe escaped.
-  let v = valueAfter(s, keyStart === a ? a : keyStart, b);
-  if (!v && keyStart !== a) v = valueAfter(s, a, b);
+  let v = valueAfter(s, keyStart === a ? a : keyStart, b, max);
+  if (!v && keyStart !== a) v = valueAfter(s, a, b, max);
   // The key is itself a value naming the next one: `<add key="ApiKey" value="…"/>`,
   // `- name: API_TOKEN\n  value: …`, `{"name": "API_TOKEN", "value": "…"}`.
-  if (!v) v = labelledValue(s, a, b);
+  if (!v) v = labelledValue(s, a, b, max);
   if (!v) return;
   if (v.flag && keyStart === a) return; // whitespace separator only after a dash flag
   let value = s.slice(v.start, v.end);
@@ -184,7 +197,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (TYPE_WORD.test(value)) {
     const rest = /^[ \t]{0,4}=[ \t]{0,4}/.exec(s.slice(v.end, v.end + 16));
     if (!rest) return;
-    const again = valueAfter(s, v.end + rest[0].length - 1, v.end + rest[0].length - 1);
+    const again = valueAfter(s, v.end + rest[0].length - 1, v.end + rest[0].length - 1, max);
     if (!again) return;
     v = again;
     value = s.slice(v.start, v.end);
@@ -192,11 +205,12 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // Hits inside this value are skipped, unless the value nests pairs of its own
   // (`connectionString="Server=…;Password=…"`): those keys get their turn.
   ctx.memo.kv = /[=:]/.test(value) ? b : Math.max(b, v.end);
+  ctx.memo.kvRead = (ctx.memo.kvRead ?? 0) + value.length;
   // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
-  if (!plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;
+  if (!spent && !plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

@@ -319,9 +319,7 @@ export function resolve(findings: readonly Finding[]): Segment[] {
     }
     const cluster = sorted.slice(i, j);
     i = j;
-    const kept = cluster.length === 1
-      ? cluster
-      : cluster.filter((f) => !cluster.some((g) => g !== f && g.priority > f.priority && g.from <= f.start && f.end <= g.end));
+    const kept = cluster.length === 1 ? cluster : undominated(cluster);
     kept.sort((a, b) => a.start - b.start || b.priority - a.priority);
     let cur: { start: number; end: number; best: Finding } | undefined;
     for (const f of kept) {
@@ -336,6 +334,44 @@ export function resolve(findings: readonly Finding[]): Segment[] {
     if (cur) out.push(segmentOf(cur));
   }
   return out;
+}
+
+/**
+ * The findings of a cluster (sorted by `from`) that no finding of higher
+ * priority holds whole (`from <= start`, `end <= its end`). Each finding
+ * against every other is the plain way, and fine for the few findings a
+ * cluster has; a text built so every finding overlaps the next
+ * (`token=token=…`) makes one cluster of thousands, so past a handful each
+ * priority asks the higher ones by a prefix maximum of their ends instead.
+ */
+function undominated(cluster: readonly Finding[]): Finding[] {
+  if (cluster.length <= 32) return cluster.filter((f) => !cluster.some((g) => g.priority > f.priority && g.from <= f.start && f.end <= g.end));
+  const dropped = new Uint8Array(cluster.length);
+  const priorities = [...new Set(cluster.map((f) => f.priority))];
+  for (const p of priorities) {
+    // The higher findings in `from` order, and the furthest end among the first j of them.
+    const froms: number[] = [];
+    const reach: number[] = [];
+    for (const g of cluster) {
+      if (g.priority <= p) continue;
+      froms.push(g.from);
+      reach.push(Math.max(g.end, reach.length > 0 ? reach[reach.length - 1]! : -1));
+    }
+    if (froms.length === 0) continue;
+    cluster.forEach((f, i) => {
+      if (f.priority !== p) return;
+      // The last higher finding that starts at or before f.start.
+      let lo = 0;
+      let hi = froms.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (froms[mid]! <= f.start) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo > 0 && reach[lo - 1]! >= f.end) dropped[i] = 1;
+    });
+  }
+  return cluster.filter((_, i) => dropped[i] === 0);
 }
 
 /**

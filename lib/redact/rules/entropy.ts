@@ -25,7 +25,7 @@
  * knows the token's kind wins on overlap.
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
-import { classifyKey, entropyOfUnits, negatedKey, randomHexEntropy } from "../keys.ts";
+import { afterArnColon, classifyKey, entropyOfUnits, negatedKey, randomHexEntropy } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -559,10 +559,14 @@ function labelOf(s: string, start: number, len: number): "labelled" | "negated" 
  */
 function publicBlocks(s: string): [number, number][] {
   const out: [number, number][] = [];
+  // The next `-----END ` at or after where the last search began (-1: none left): searched again
+  // only once passed, so BEGIN lines with no END (each searched to the text's end) stay linear.
+  let end = -2;
   for (let i = s.indexOf("-----BEGIN "); i !== -1; i = s.indexOf("-----BEGIN ", i + 11)) {
     const head = /^-----BEGIN ([A-Z0-9 ]{1,40})-----/.exec(s.slice(i, i + 64));
     if (!head || head[1]!.includes("PRIVATE")) continue;
-    const end = s.indexOf("-----END ", i + head[0].length);
+    const from = i + head[0].length;
+    if (end !== -1 && end < from) end = s.indexOf("-----END ", from);
     out.push([i, end < 0 ? Math.min(s.length, i + 65536) : end]);
   }
   return out;
@@ -693,7 +697,7 @@ function guarded(s: string, a: number, t: string): boolean {
   // Ids are short; 129+ characters after `session:` are a session token (STS, OAuth).
   if (t.length <= 128 && endsWithSeparator(head) && ID_BEFORE.test(head)) return true;
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
-  if (s.charCodeAt(a - 1) === 58 && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, a - 256), a))) return true;
+  if (afterArnColon(s, a, 256)) return true;
   // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
   if (/:\/\/[^\s"'<>?#]*$/.test(head)) return true;
   if (OBJECT_ID.test(t) || POD.test(t)) return true;

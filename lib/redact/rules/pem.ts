@@ -1,6 +1,6 @@
 /** PEM private-key blocks: BEGIN…PRIVATE KEY, raw, JSON-escaped, line-numbered, one line or cut off. */
 import { push } from "./push.ts";
-import type { Rule } from "../types.ts";
+import type { Rule, ScanCtx } from "../types.ts";
 
 const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----|---- BEGIN SSH2 (ENCRYPTED )?PRIVATE KEY ----/y;
 /** Longest key body read: 4096-bit RSA is ~3.2 KB, large PGP blocks more. */
@@ -96,21 +96,44 @@ function pemBodyEnd(s: string, start: number, inBody = false): number {
  * with no other BEGIN before it: everything up to it, whatever the line
  * breaks, numbers or spaces between; else -1.
  */
-function endMarker(s: string, bodyStart: number): number {
+function endMarker(ctx: ScanCtx, bodyStart: number): number {
+  const s = ctx.s;
   const lim = Math.min(s.length, bodyStart + PEM_MAX + 64);
-  // Searches bounded to the window: an unbounded indexOf per block would be quadratic.
-  const win = s.slice(bodyStart, lim);
-  const end = win.indexOf("-----END ");
-  const end2 = win.indexOf("---- END SSH2 ");
-  const rel = end < 0 ? end2 : end2 < 0 ? end : Math.min(end, end2);
-  if (rel < 0) return -1;
-  const at = bodyStart + rel;
+  // The markers in reach: BEGIN lines with no END each searched the whole window (16 KB per
+  // 32-byte line), so the next of each marker is remembered across the scan's blocks.
+  const within = (at: number, needle: string): number => (at >= 0 && at + needle.length <= lim ? at : -1);
+  const end = within(nextMarker(ctx, "-----END ", bodyStart), "-----END ");
+  const end2 = within(nextMarker(ctx, "---- END SSH2 ", bodyStart), "---- END SSH2 ");
+  const at = end < 0 ? end2 : end2 < 0 ? end : Math.min(end, end2);
+  if (at < 0) return -1;
   if (!/^-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY/.test(s.slice(at, at + 64))) return -1;
-  const begin = win.indexOf("-----BEGIN");
-  if (begin >= 0 && begin < rel) return -1;
+  const begin = nextMarker(ctx, "-----BEGIN", bodyStart);
+  if (begin >= 0 && begin < at) return -1;
   const tail = TAIL.exec(s.slice(Math.max(bodyStart, at - 256), at));
   return at - (tail ? tail[0].length : 0);
 }
+
+/**
+ * The first `needle` at or after `from` (-1: none), searched again only when
+ * the one remembered is behind `from` or was searched from further on: a
+ * scan's blocks ask in ascending order, so each marker is read once.
+ */
+function nextMarker(ctx: ScanCtx, needle: string, from: number): number {
+  const m = ctx.memo;
+  const [atKey, fromKey] = MEMO_KEYS[needle]!;
+  const at = m[atKey];
+  const since = m[fromKey];
+  if (at !== undefined && since !== undefined && since <= from && (at === -1 || at >= from)) return at;
+  const found = ctx.s.indexOf(needle, from);
+  m[atKey] = found;
+  m[fromKey] = from;
+  return found;
+}
+const MEMO_KEYS: Record<string, [string, string]> = {
+  "-----END ": ["pemEnd", "pemEndFrom"],
+  "---- END SSH2 ": ["pemEnd2", "pemEnd2From"],
+  "-----BEGIN": ["pemBegin", "pemBeginFrom"],
+};
 
 /** Whether [a, b) holds at least `min` base64 characters (stops counting early). */
 function hasBase64Run(s: string, a: number, b: number, min: number): boolean {
@@ -165,7 +188,7 @@ export const pemRule: Rule = {
     const bodyStart = pos + m[0].length;
     // Up to this block's own END when it is in reach; else line by line, so a
     // truncated block does not swallow the text after it.
-    const marked = endMarker(ctx.s, bodyStart);
+    const marked = endMarker(ctx, bodyStart);
     const bodyEnd = marked >= 0 ? marked : pemBodyEnd(ctx.s, bodyStart);
     // Docs stubs (`...`) hold nothing to leak.
     if (!hasBase64Run(ctx.s, bodyStart, bodyEnd, 20)) return;

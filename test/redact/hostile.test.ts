@@ -1,0 +1,120 @@
+/**
+ * Texts built to cost the redactor the hook's deadline: an agent writes its
+ * own output, so it can print any shape it likes. Each of these once cost
+ * hundreds of times what ordinary output of the same size costs (BEGIN lines
+ * with no END searched the rest of the text each; keys whose values nest in
+ * each other re-read 4,096 characters per hit; one cluster of thousands of
+ * overlapping finds was resolved pair by pair). The bound is a generous
+ * ratio against a build log of the same size, never a wall-clock limit; and
+ * what replaced each slow path is checked against the path it replaced.
+ */
+import { describe, expect, test } from "bun:test";
+import { buildLog } from "../../bench/redact/corpus.ts";
+import { resolve } from "../../lib/redact/engine.ts";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { afterArnColon } from "../../lib/redact/keys.ts";
+import type { Finding } from "../../lib/redact/types.ts";
+import { Gen, rng } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const SIZE = 256 * 1024;
+const fill = (unit: string): string => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+
+function cost(s: string): number {
+  let best = Infinity;
+  for (let k = 0; k < 5; k++) {
+    Bun.gc(true);
+    const t0 = performance.now();
+    r.text(s);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", () => {
+  const log = buildLog(SIZE);
+  for (const [name, text] of [
+    ["certificate BEGIN lines with no END", fill("-----BEGIN CERTIFICATE-----\n")],
+    ["certificate BEGIN lines and base64, no END", fill(`-----BEGIN CERTIFICATE-----\nMIIB${"A".repeat(60)}\n`)],
+    ["private-key BEGIN lines with no END", fill("-----BEGIN RSA PRIVATE KEY-----\n")],
+    ["keys whose values nest: token=token=…", fill("token=")],
+    ["ARN-like colons: :secret::secret:…", fill(":secret:")],
+    ["a password label chain", fill("password: ")],
+  ] as const) {
+    test(name, () => {
+      cost(log);
+      cost(text); // warm the JIT and the lazily compiled regexes
+      const ratio = cost(text) / Math.max(1, cost(log));
+      expect(ratio).toBeLessThan(100);
+    }, 60_000);
+  }
+});
+
+test("past its reading budget the key/value rule masks what it no longer weighs", () => {
+  // Values nesting in each other spend the budget; a secret after them still goes.
+  const secret = "Zq8xW2mK9pL4vN7bT3";
+  const out = r.text(`${fill("token=").slice(0, 64 * 1024)}\napi_token=${secret}\n`);
+  expect(out).not.toContain(secret);
+});
+
+describe("what replaced a slow path says what the old one said", () => {
+  const g = new Gen(rng(20261204));
+  test("afterArnColon is /(?:arn|urn):[^\\s\"']*:$/i on the slice before it", () => {
+    const parts = ["arn:", "urn:", "ARN", "Urn", "arn", ":", ":", ":", "a", "r", "n", "u", "x", " ", '"', "'", "\t", "\n", "\u00a0", "\u2028", "/", "secret", "aws"];
+    const old = (s: string, at: number, max: number): boolean => at > 0 && s[at - 1] === ":" && /(?:arn|urn):[^\s"']*:$/i.test(s.slice(Math.max(0, at - max), at));
+    let agreed = 0;
+    for (let k = 0; k < 20_000; k++) {
+      let s = "";
+      const n = g.int(0, 40);
+      for (let i = 0; i < n; i++) s += parts[g.int(0, parts.length - 1)];
+      // Half the time right after one of its colons, where the question is asked.
+      const colons = [...s.matchAll(/:/g)].map((m) => m.index + 1);
+      const at = k % 2 && colons.length > 0 ? colons[g.int(0, colons.length - 1)]! : g.int(0, s.length);
+      const max = [8, 16, 200][k % 3]!;
+      expect(afterArnColon(s, at, max)).toBe(old(s, at, max));
+      if (old(s, at, max)) agreed++;
+    }
+    expect(agreed).toBeGreaterThan(100);
+  });
+
+  test("resolve drops a find held whole by a stronger one, in a cluster of thousands as in one of three", () => {
+    // resolve as it was, each find of a cluster against every other.
+    const pairwise = (findings: readonly Finding[]) => {
+      const sorted = [...findings].sort((a, b) => a.from - b.from || b.end - a.end);
+      const out: { start: number; end: number; kind: string }[] = [];
+      let i = 0;
+      while (i < sorted.length) {
+        let j = i + 1;
+        let hi = sorted[i]!.end;
+        while (j < sorted.length && sorted[j]!.from < hi) hi = Math.max(hi, sorted[j++]!.end);
+        const cluster = sorted.slice(i, j);
+        i = j;
+        const kept = cluster.filter((f) => !cluster.some((g2) => g2 !== f && g2.priority > f.priority && g2.from <= f.start && f.end <= g2.end));
+        kept.sort((a, b) => a.start - b.start || b.priority - a.priority);
+        let cur: { start: number; end: number; best: Finding } | undefined;
+        for (const f of kept) {
+          if (cur && f.start < cur.end) {
+            cur.end = Math.max(cur.end, f.end);
+            if (f.priority > cur.best.priority) cur.best = f;
+            continue;
+          }
+          if (cur) out.push({ start: cur.start, end: cur.end, kind: cur.best.kind });
+          cur = { start: f.start, end: f.end, best: f };
+        }
+        if (cur) out.push({ start: cur.start, end: cur.end, kind: cur.best.kind });
+      }
+      return out;
+    };
+    for (let trial = 0; trial < 40; trial++) {
+      const fs: Finding[] = [];
+      let at = 0;
+      // Dense enough that most finds chain into clusters of dozens to hundreds.
+      for (let k = 0; k < 600; k++) {
+        at += g.int(0, trial % 2 ? 3 : 8);
+        const start = at + g.int(0, 2);
+        fs.push({ from: at, start, end: start + g.int(1, 12), kind: `k${k}`, priority: [0.5, 1, 1.5, 2, 2.8][g.int(0, 4)]! });
+      }
+      expect(resolve(fs).map((x) => ({ start: x.start, end: x.end, kind: x.kind }))).toEqual(pairwise(fs));
+    }
+  });
+});
