@@ -183,6 +183,23 @@ describe("never hangs, never past its cap", () => {
   }, 120_000);
 });
 
+test("output built to cost redaction (BEGIN lines with no END, values nested in values) is recorded whole inside the timeout", async () => {
+  // Each 256 KB of these once cost redaction 0.7-1.4 s, so such output past a few hundred KB was
+  // cut for the budget; now each costs what ordinary output costs, give or take tens of times.
+  const { home, env } = fresh();
+  const quarter = (unit: string) => unit.repeat(Math.ceil((256 * 1024) / unit.length)).slice(0, 256 * 1024);
+  const secret = `ghp_${"Zq8vR1xK4m".repeat(3)}abcdef`;
+  const stdout = [quarter("-----BEGIN CERTIFICATE-----\n"), quarter("token="), `\nGITHUB_TOKEN=${secret}\n`, quarter(":secret:"), quarter("-----BEGIN RSA PRIVATE KEY-----\n")].join("");
+  const r = await run(["post-tool-use"], { stdin: postToolUse("costly", { tool_response: { stdout } }), env });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBe(0);
+  expect(r.ms).toBeLessThan(TIMEOUT_MS);
+  const recs = recordsIn(home, "costly.jsonl");
+  expect(recs.map((x) => x.type)).toEqual(["tool_call"]);
+  expect(readFileSync(join(home, "sessions", "costly.jsonl"), "utf8")).not.toContain(secret.slice(4));
+  await nextEventRecorded(env, home);
+}, 60_000);
+
 describe("special files in the data dir", () => {
   for (const where of ["sessions/victim.jsonl", "errors.log", "redact.key"]) {
     test(`a FIFO at ${where} does not hang the hook`, async () => {
