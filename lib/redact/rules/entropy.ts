@@ -27,7 +27,7 @@
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
 import { afterArnColon, classifyKey, entropyOfUnits, negatedKey, randomHexEntropy } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
-import type { Rule, ScanCtx } from "../types.ts";
+import type { Finding, Rule, ScanCtx } from "../types.ts";
 
 /** Longest run scored unlabelled; a label lets runs of up to LABELLED_MAX through (STS session tokens run ~800). */
 const MAX = 1024;
@@ -633,10 +633,21 @@ export const entropyRule: Rule = {
     const facts = newFacts(s, ctx.units);
     let k = 0;
     const runs = ctx.runs;
+    // What the rules before this one found, where a find of this rule's would be held whole by a
+    // stronger one and dropped (resolve): a run inside one is not judged at all. In output dense with
+    // secrets these are the dearest runs, since they pass every cheap test.
+    const held = heldSpans(ctx.out);
+    let h = 0;
+    let reach = -1;
     for (let r = 0; r < runs.length; r += 3) {
       const i = runs[r]!;
       const j = runs[r + 1]!;
       const shape = runs[r + 2]!;
+      while (h < held.length && held[h]! <= i) {
+        reach = Math.max(reach, held[h + 1]!);
+        h += 2;
+      }
+      if (reach >= j) continue;
       // consider()'s first test, on the whole run: what fails it here fails on every part of it.
       if (!mayBeToken(runLetters(shape), (shape & RUN_DIGIT) !== 0, (shape & RUN_UPPER) !== 0, (shape & RUN_LOWER) !== 0, j - i)) continue;
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
@@ -654,6 +665,22 @@ export const entropyRule: Rule = {
     }
   },
 };
+
+/** Above every priority this rule gives a find (0.5, and 1.5 for base64 of `user:password`). */
+const OUTRANKS_ENTROPY = 1.5;
+
+/** The [from, end) of every find that outranks this rule's, flat and sorted by `from`. */
+function heldSpans(out: readonly Finding[]): Int32Array {
+  const spans: [number, number][] = [];
+  for (const f of out) if (f.priority > OUTRANKS_ENTROPY) spans.push([f.from, f.end]);
+  spans.sort((a, b) => a[0] - b[0]);
+  const flat = new Int32Array(spans.length * 2);
+  spans.forEach(([a, b], x) => {
+    flat[2 * x] = a;
+    flat[2 * x + 1] = b;
+  });
+  return flat;
+}
 
 /** Whether `head` ends in `:` or `=` but for up to 4 spaces and a quote: what ID_BEFORE needs, tested without a regex. */
 function endsWithSeparator(head: string): boolean {
