@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { BUILTIN_RULES, scan } from "../../lib/redact/engine.ts";
 import { prefixRules } from "../../lib/redact/prefix.ts";
+import { bestMs } from "../support/timing.ts";
 
 // One family at a time (the redactor runs the prefix families through one
 // dispatching rule; each family's own regex is what could backtrack).
@@ -33,18 +34,7 @@ function nearMisses(keywords: readonly string[], size: number): string {
   return out.slice(0, size);
 }
 
-function cost(rules: readonly (typeof BUILTIN_RULES)[number][], s: string): number {
-  // Best of five after a full GC: the machine is noisy and a collection
-  // landing in one run says nothing about the rule; the ratio is what matters.
-  let best = Infinity;
-  for (let k = 0; k < 5; k++) {
-    Bun.gc(true);
-    const t0 = performance.now();
-    scan(s, rules);
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
+const cost = (rules: readonly (typeof BUILTIN_RULES)[number][], s: string): number => bestMs(() => scan(s, rules));
 
 describe("every rule scans near misses in linear time", () => {
   for (const [i, rule] of RULES.entries()) {
