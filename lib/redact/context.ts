@@ -6,21 +6,11 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, classifyKey, plausibleSecret } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
 const VALUE_MAX = 4096;
-/**
- * Value characters the rule reads and weighs in one scan: eight times the
- * text, which no text reaches but one whose values nest in each other
- * (`token=token=token=…`: every hit re-read the same 4,096 characters and
- * weighed them against some thirty patterns, 1.5 s for 240 KB). Past it,
- * values are read to SPENT_VALUE_MAX and masked unweighed: a text built to
- * cost the hook its deadline loses more of itself, never a secret.
- */
-const readBudget = (textLength: number): number => 8 * textLength + 65_536;
-const SPENT_VALUE_MAX = 256;
 
 const isKeyChar = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
@@ -130,7 +120,13 @@ const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+)?$/;
 
 /** Whether the key at `keyStart` opens its line (after indentation and `export`/`set`/`ENV`). */
 function assignmentLine(s: string, keyStart: number): boolean {
-  const lineStart = s.lastIndexOf("\n", keyStart - 1) + 1;
+  // Only a newline within 17 characters can make it one: an unbounded lastIndexOf per hit read a
+  // long line back to its start at every key on it.
+  let nl = keyStart - 1;
+  const lim = Math.max(0, keyStart - 17);
+  while (nl >= lim && s.charCodeAt(nl) !== 10) nl--;
+  if (nl < lim && lim > 0) return false;
+  const lineStart = nl + 1;
   return keyStart - lineStart <= 16 && ASSIGNMENT_HEAD.test(s.slice(lineStart, keyStart));
 }
 
@@ -162,8 +158,8 @@ function labelledValue(s: string, a: number, b: number, max: number): { start: n
 function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (pos < (ctx.memo.kv ?? 0)) return;
   const { s } = ctx;
-  // Past its reading budget the rule reads short values and weighs none: each is masked as found.
-  const spent = (ctx.memo.kvRead ?? 0) > readBudget(s.length);
+  // Past its reading budget (readingSpent) the rule reads short values and weighs none: each is masked as found.
+  const spent = readingSpent(ctx, "kvRead");
   const max = spent ? SPENT_VALUE_MAX : VALUE_MAX;
   let a = pos;
   while (a > 0 && pos - a < KEY_MAX && isKeyChar(s.charCodeAt(a - 1))) a--;
@@ -205,7 +201,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // Hits inside this value are skipped, unless the value nests pairs of its own
   // (`connectionString="Server=…;Password=…"`): those keys get their turn.
   ctx.memo.kv = /[=:]/.test(value) ? b : Math.max(b, v.end);
-  ctx.memo.kvRead = (ctx.memo.kvRead ?? 0) + value.length;
+  chargeReading(ctx, "kvRead", value.length);
   // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.

@@ -379,6 +379,33 @@ const SIMPLE_WORDS = new Set([
 ]);
 
 /**
+ * Value characters a rule that weighs values (plausibleSecret) reads in one
+ * scan: eight times the text, which no text reaches but one whose values
+ * nest in each other (`token=token=…`, `authorization:authorization:…`:
+ * every hit re-read the same 4,096 characters and weighed them against some
+ * thirty patterns, over a second for 256 KB). Past it, such a rule reads
+ * values to SPENT_VALUE_MAX characters and masks them unweighed: a text built
+ * to cost the hook its deadline loses more of itself, never a secret.
+ *
+ * @example
+ * ```ts
+ * const ctx = { s: "x".repeat(10), memo: {} as Record<string, number> };
+ * readingSpent(ctx, "kvRead"); // false
+ * chargeReading(ctx, "kvRead", 10_000_000);
+ * readingSpent(ctx, "kvRead"); // true
+ * ```
+ */
+export function readingSpent(ctx: { readonly s: string; readonly memo: Record<string, number> }, key: string): boolean {
+  return (ctx.memo[key] ?? 0) > 8 * ctx.s.length + 65_536;
+}
+/** Adds `chars` read to the reading budget kept under memo `key` (see readingSpent). */
+export function chargeReading(ctx: { readonly memo: Record<string, number> }, key: string, chars: number): void {
+  ctx.memo[key] = (ctx.memo[key] ?? 0) + chars;
+}
+/** How far a rule past its reading budget reads a value. */
+export const SPENT_VALUE_MAX = 256;
+
+/**
  * Whether a value under a secret-labelling key is plausibly a real secret
  * (not a reference, placeholder, type, label, path, boolean or number).
  *

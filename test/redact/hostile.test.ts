@@ -32,6 +32,11 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["keys whose values nest: token=token=…", fill("token=")],
     ["ARN-like colons: :secret::secret:…", fill(":secret:")],
     ["a password label chain", fill("password: ")],
+    ["a Kubernetes Secret of thousands of data: lines", fill(`kind: Secret\n${"data:\n".repeat(16_000)}---\n`)],
+    ["data: lines before their kind: Secret", fill(`${"data:\n".repeat(3000)}kind: Secret\n`)],
+    ["PowerShell prompt heads with no '> '", fill("PS ")],
+    ["Authorization headers whose values nest", fill("authorization:")],
+    ["Cookie headers whose values nest", fill("cookie: ")],
   ] as const) {
     test(name, () => {
       cost(log);
@@ -42,11 +47,33 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
   }
 });
 
+describe("a hostile 1 MB costs about four times its 256 KB", () => {
+  // Linear in the text, not in the hits times the text behind them (a line read back to its start
+  // at every key on it; each prompt head searching the rest of the text for its '> ').
+  const sized = (unit: string, size: number): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  for (const [name, unit] of [
+    ["keys on one long line: token=ab,cd", "token=ab,cd "],
+    ["PowerShell prompt heads with no '> '", "PS "],
+  ] as const) {
+    test(name, () => {
+      const small = sized(unit, SIZE);
+      const big = sized(unit, 4 * SIZE);
+      cost(small);
+      const ratio = cost(big) / Math.max(1, cost(small));
+      // Quadratic would be ~16x.
+      expect(ratio).toBeLessThan(8);
+    }, 60_000);
+  }
+});
+
 test("past its reading budget the key/value rule masks what it no longer weighs", () => {
   // Values nesting in each other spend the budget; a secret after them still goes.
   const secret = "Zq8xW2mK9pL4vN7bT3";
   const out = r.text(`${fill("token=").slice(0, 64 * 1024)}\napi_token=${secret}\n`);
   expect(out).not.toContain(secret);
+  // The same for Authorization and Cookie headers, each rule with a budget of its own.
+  const headers = r.text(`${fill("authorization:").slice(0, 64 * 1024)}\nAuthorization: Bearer ${secret}\n${fill("cookie: ").slice(0, 64 * 1024)}\nCookie: sid=${secret}x\n`);
+  expect(headers).not.toContain(secret);
 });
 
 describe("what replaced a slow path says what the old one said", () => {

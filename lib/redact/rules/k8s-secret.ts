@@ -4,7 +4,7 @@ import { push } from "./push.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 const DOC_START = /(?:^|\n)(?:---|[ \t-]*apiVersion:|[ \t]*\{?\s{0,8}\\?"apiVersion\\?":)/g;
-const OTHER_OBJECT = /\n[ \t-]*(?:apiVersion|kind):/;
+const OTHER_OBJECTS = /\n[ \t-]*(?:apiVersion|kind):/g;
 const YAML_DATA = /^([ \t]*)(data|stringData):[ \t]*$/gm;
 // Raw or JSON-escaped (`\"data\": {\n  \"k\": \"v\"}` inside a JSON string).
 const JSON_DATA = /\\?"(data|stringData)\\?"\s{0,8}:\s{0,8}\{/g;
@@ -59,11 +59,26 @@ export const k8sSecretRule: Rule = {
     const yaml = kw === "kind: secret" && /(?:^|\n)[ \t-]*$/.test(s.slice(Math.max(0, pos - 64), pos));
     YAML_DATA.lastIndex = yaml ? 0 : doc.length;
     const self = pos - docStart;
+    // Whether another object's `kind:`/`apiVersion:` line lies whole in doc[lo, hi): what
+    // the regex tested on doc.slice(lo, hi) says, from the object lines found once per doc (they
+    // cannot overlap: each opens with its own newline). Testing a slice per `data:` line read the
+    // object once per line, and an object of thousands of `data:` lines cost seconds.
+    let others: [number, number][] | undefined;
+    const otherBetween = (lo: number, hi: number): boolean => {
+      others ??= [...doc.matchAll(OTHER_OBJECTS)].map((x) => [x.index, x.index + x[0].length]);
+      let a = 0;
+      let b = others.length;
+      while (a < b) {
+        const mid = (a + b) >> 1;
+        if (others[mid]![0] < lo) a = mid + 1;
+        else b = mid;
+      }
+      return a < others.length && others[a]![1] <= hi;
+    };
     for (let m = yaml ? YAML_DATA.exec(doc) : null; m; m = YAML_DATA.exec(doc)) {
       // Same object only: no other `kind:`/`apiVersion:` line between this
       // `data:` and our `kind: Secret` (kubectl prints data before kind).
-      const between = m.index < self ? doc.slice(m.index, self) : doc.slice(self + kw.length, m.index);
-      if (OTHER_OBJECT.test(between)) continue;
+      if (m.index < self ? otherBetween(m.index, self) : otherBetween(self + kw.length, m.index)) continue;
       const indent = m[1]!.length;
       const plain = m[2] === "stringData";
       let i = m.index + m[0].length + 1;

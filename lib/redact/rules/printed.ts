@@ -28,7 +28,9 @@ export const printedRule: Rule = {
     if (pos < (ctx.memo.printed ?? 0)) return;
     if (keyword === "ps ") {
       if (s.charCodeAt(pos) !== 80 || s.charCodeAt(pos + 1) !== 83) return;
-      const gt = s.indexOf("> ", pos + 3);
+      // The next "> " at or after pos + 3, searched again only once passed (hits ascend).
+      let gt = ctx.memo.psGt ?? -2;
+      if (gt !== -1 && gt < pos + 3) ctx.memo.psGt = gt = s.indexOf("> ", pos + 3);
       if (gt < 0 || gt - pos > 200) return;
       pos = gt;
     }
