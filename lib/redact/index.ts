@@ -239,12 +239,26 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   }
   const NO_SEGS: Plan = { segs: [] };
 
-  /** Pass 1 for one string: find its secrets and remember each for the copy pass. */
+  /**
+   * Pass 1 for one string: find its secrets and remember each for the copy
+   * pass. A long string's code units are lent (runs.ts) for both passes: the
+   * plan holds them until the call gives them back, and a plan that will not
+   * read them again, or a pass that throws, gives them back here.
+   */
   const planString = (s: string, call: Call, key?: string, forced?: Forced): Plan => {
     if (s.length === 0) return NO_SEGS;
     const container = containerKind(s, key, typeof forced === "string" ? forced : undefined, call);
-    // Converting 5 MB to code units costs ~10 ms and a 10 MB buffer: once for both passes, lent (runs.ts).
     const units = !container && s.length >= KEEP_UNITS ? lendUnits(s) : undefined;
+    try {
+      const plan = planWith(s, call, key, forced, container, units);
+      if (plan.units === undefined) giveBackUnits(units);
+      return plan;
+    } catch (e) {
+      giveBackUnits(units);
+      throw e;
+    }
+  };
+  const planWith = (s: string, call: Call, key: string | undefined, forced: Forced | undefined, container: Plan["whole"], units: Uint16Array | undefined): Plan => {
     let segs = container ? [] : segmentsOf(s, call, units, typeof forced === "object" ? forced : undefined);
     // A value under a key that names a signature, hash, id or name (`"signature": "<base64>"`):
     // the unlabelled-entropy rule does not get to call the whole value a secret.

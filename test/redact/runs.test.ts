@@ -84,6 +84,17 @@ describe("the lent code-unit buffer", () => {
     giveBackUnits(d);
   });
 
+  test("is given back by a call that redacts a long value whole, which reads it no more", () => {
+    const probe = lendUnits("probe");
+    giveBackUnits(probe);
+    const r = createRedactor({ fingerprintKey: "k" });
+    const value = Array.from({ length: 600 }, (_, i) => `Zq8${i}xW`).join("");
+    expect(JSON.stringify(r.value({ api_key: value }))).not.toContain("Zq81xW");
+    const after = lendUnits("after");
+    expect(after.buffer).toBe(probe.buffer);
+    giveBackUnits(after);
+  });
+
   test("serves a record of several long strings: each is redacted from its own units, and copies cross them", () => {
     const r = createRedactor({ fingerprintKey: "k" });
     const token = "ghp_" + "A1b2C3d4E5".repeat(3) + "F6g7H8";
