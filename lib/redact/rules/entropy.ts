@@ -470,8 +470,10 @@ interface TokenFacts {
   cover: number | undefined;
   shapeless: boolean | undefined;
   path: boolean | undefined;
+  /** The run being judged is held by a find that outranks a token: only base64 of `user:password` could count. */
+  onlyDecoded: boolean;
 }
-const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, slashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined, path: undefined });
+const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, slashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined, path: undefined, onlyDecoded: false });
 
 /** Counts the classes of the token `f.from..f.to` (set by coreSpan) and forgets what was known of the last one. */
 function countFacts(f: TokenFacts): void {
@@ -634,11 +636,17 @@ export const entropyRule: Rule = {
     let k = 0;
     const runs = ctx.runs;
     // What the rules before this one found, where a find of this rule's would be held whole by a
-    // stronger one and dropped (resolve): a run inside one is not judged at all. In output dense with
-    // secrets these are the dearest runs, since they pass every cheap test.
-    const held = heldSpans(ctx.out);
+    // stronger one and dropped (resolve). A run inside a find that outranks all of this rule's is
+    // not judged at all; inside one that outranks only its unlabelled and labelled tokens (0.5),
+    // only base64 of `user:password` (1.5) could still count, so a token that cannot decode to text
+    // stops before the dear tests. In output dense with secrets these are the dearest runs, since
+    // they pass every cheap test.
+    const held = heldSpans(ctx.out, OUTRANKS_ENTROPY);
+    const heldTokens = heldSpans(ctx.out, TOKEN_PRIORITY);
     let h = 0;
     let reach = -1;
+    let ht = 0;
+    let reachTokens = -1;
     for (let r = 0; r < runs.length; r += 3) {
       const i = runs[r]!;
       const j = runs[r + 1]!;
@@ -648,6 +656,11 @@ export const entropyRule: Rule = {
         h += 2;
       }
       if (reach >= j) continue;
+      while (ht < heldTokens.length && heldTokens[ht]! <= i) {
+        reachTokens = Math.max(reachTokens, heldTokens[ht + 1]!);
+        ht += 2;
+      }
+      facts.onlyDecoded = reachTokens >= j;
       // consider()'s first test, on the whole run: what fails it here fails on every part of it.
       if (!mayBeToken(runLetters(shape), (shape & RUN_DIGIT) !== 0, (shape & RUN_UPPER) !== 0, (shape & RUN_LOWER) !== 0, j - i)) continue;
       // A JSON/C escape (`\n`, `\t`) glued to the token's front is not part of it.
@@ -666,13 +679,14 @@ export const entropyRule: Rule = {
   },
 };
 
-/** Above every priority this rule gives a find (0.5, and 1.5 for base64 of `user:password`). */
+/** The priorities this rule gives a find: a token (labelled or not), and base64 of `user:password`. */
+const TOKEN_PRIORITY = 0.5;
 const OUTRANKS_ENTROPY = 1.5;
 
-/** The [from, end) of every find that outranks this rule's, flat and sorted by `from`. */
-function heldSpans(out: readonly Finding[]): Int32Array {
+/** The [from, end) of every find of priority above `above`, flat and sorted by `from`. */
+function heldSpans(out: readonly Finding[], above: number): Int32Array {
   const spans: [number, number][] = [];
-  for (const f of out) if (f.priority > OUTRANKS_ENTROPY) spans.push([f.from, f.end]);
+  for (const f of out) if (f.priority > above) spans.push([f.from, f.end]);
   spans.sort((a, b) => a[0] - b[0]);
   const flat = new Int32Array(spans.length * 2);
   spans.forEach(([a, b], x) => {
@@ -804,6 +818,8 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   if (prev === 58 && s.startsWith("//", a)) return;
   if (coreSpan(f, a, b) < LABELLED_MIN) return;
   countFacts(f);
+  // Held by a find that outranks a token (scanHits): only base64 of `user:password` could count.
+  if (f.onlyDecoded && !(f.to - f.from >= 16 && f.to - f.from <= 4096 && mayOpenText(tokenText(f), 0))) return;
   // Unlabelled hex is a digest or an id (outside strict mode): only a label word before it can make it
   // count, or 32 hex digits alone on a line (`cat master.key`; digests print beside a file name, git ids are 40).
   const hexAlone = f.to - f.from === 32 && f.singleCaseHex && aloneOnLine(s, a, b);
@@ -829,12 +845,12 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   if (plain !== undefined) {
     if (/^[A-Za-z0-9._@+-]{1,64}:[\x21-\x7e]{4,256}$/.test(plain) && !/^[\[{"]/.test(plain)) {
       const st = a + /^[-.~=]*/.exec(run)![0].length;
-      ctx.out.push({ from: st, start: st, end: st + t.length, kind: "basic-auth", priority: 1.5 });
+      ctx.out.push({ from: st, start: st, end: st + t.length, kind: "basic-auth", priority: OUTRANKS_ENTROPY });
       return;
     }
     if (/\s/.test(plain) && (plain.match(/[\p{L}\s.,;:'"!?()-]/gu) ?? []).length >= plain.length * 0.85) return;
   }
   const start = a + /^[-.~=]*/.exec(run)![0].length;
   const end = start + run.slice(start - a).replace(/[-.~]+$/, "").length;
-  ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: 0.5 });
+  ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: TOKEN_PRIORITY });
 }
