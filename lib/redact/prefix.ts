@@ -30,6 +30,29 @@ interface RegexRuleOpts {
   readonly checksum?: (m: RegExpExecArray) => boolean;
   /** The pattern brings its own left context (a lookbehind before the keyword). */
   readonly noLB?: boolean;
+  /**
+   * The body, right after `after`'s keywords, is at most `max` characters of
+   * the class `chars` (ranges and single characters), and what follows it may
+   * not be one of them: from a hit whose run of such characters is longer,
+   * the pattern cannot match. Such a hit is skipped before the regex, which
+   * would read the body to its maximum and back for nothing; the run's end is
+   * found once for every hit inside it (`-fm2_-fm2_…` made each of thousands
+   * of hits read 3,000 characters).
+   */
+  readonly run?: { readonly chars: string; readonly max: number; readonly after: readonly string[] };
+}
+
+/** A 128-entry table of a character class body (`A-Za-z0-9+/=_-`: ranges and single characters). */
+function classTable(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars.charCodeAt(i);
+    if (chars[i + 1] === "-" && i + 2 < chars.length) {
+      for (let x = c; x <= chars.charCodeAt(i + 2); x++) t[x] = 1;
+      i += 2;
+    } else t[c] = 1;
+  }
+  return t;
 }
 
 let ruleIds = 0;
@@ -48,13 +71,28 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
   const group = o.group ?? 1;
   const priority = o.priority ?? 3;
   const memoKey = `re${++ruleIds}`;
+  const runFrom = `${memoKey}from`;
+  const runTo = `${memoKey}to`;
+  const runChars = o.run && classTable(o.run.chars);
   return {
     kinds: [kind],
     keywords,
     patterns: () => [{ kind, source, flags: "dy" + (o.flags ?? "") }],
-    scan(ctx: ScanCtx, pos: number): void {
+    scan(ctx: ScanCtx, pos: number, kw: string): void {
       const at = pos - back;
       if (at < 0 || at < (ctx.memo[memoKey] ?? 0)) return;
+      if (o.run && o.run.after.includes(kw)) {
+        const body = pos + kw.length;
+        let to = ctx.memo[runTo];
+        if (to === undefined || body < ctx.memo[runFrom]! || body > to) {
+          const u = ctx.units;
+          to = body;
+          while (to < u.length && u[to]! < 128 && runChars![u[to]!] === 1) to++;
+          ctx.memo[runFrom] = body;
+          ctx.memo[runTo] = to;
+        }
+        if (to - body > o.run.max) return;
+      }
       re ??= new RegExp(source, "dy" + (o.flags ?? ""));
       re.lastIndex = at;
       const m = re.exec(ctx.s);
@@ -142,7 +180,7 @@ const SPECS: readonly Spec[] = [
   ["github-user-token", ["ghu_"], String.raw`ghu_([${B62}]{36,255})` + RB, { checksum: crc }],
   ["github-refresh-token", ["ghr_"], String.raw`ghr_([${B62}]{36,255})` + RB, { checksum: crc }],
   // New installation tokens: ghs_<appId>_<JWT>, about 520 chars; old: 36 b62.
-  ["github-app-token", ["ghs_"], String.raw`ghs_((?:[0-9]{1,20}_[A-Za-z0-9_.-]{20,2000})|[A-Za-z0-9_]{36,255})` + String.raw`(?![A-Za-z0-9_.-])`, { checksum: crc }],
+  ["github-app-token", ["ghs_"], String.raw`ghs_((?:[0-9]{1,20}_[A-Za-z0-9_.-]{20,2000})|[A-Za-z0-9_]{36,255})` + String.raw`(?![A-Za-z0-9_.-])`, { checksum: crc, run: { chars: "A-Za-z0-9_.-", max: 20 + 1 + 2000, after: ["ghs_"] } }],
   ["github-fine-grained-pat", ["github_pat_"], String.raw`github_pat_([${B62}]{22}_[${B62}]{59}|[A-Za-z0-9_]{70,255})` + RB],
   ["gitlab-pat", ["glpat-"], String.raw`glpat-([${B64U}]{20,300}(?:\.[a-z0-9]{1,20}){0,4})`],
   ["gitlab-deploy-token", ["gldt-"], String.raw`gldt-([${B64U}]{20,300}(?:\.[a-z0-9]{1,20}){0,4})`],
@@ -234,7 +272,7 @@ const SPECS: readonly Spec[] = [
   ["facebook-access-token", ["eaa"], String.raw`(EAA[A-Za-z0-9]{20,400})` + RB, { accept: (v) => /[a-z]/.test(v) && /[A-Z].*[A-Z]/.test(v.slice(3)) && /\d/.test(v) && entropy(v) >= 3.5 }],
   ["flutterwave-key", ["flwseck_", "flwseck-", "flwpubk_", "flwpubk-"], String.raw`FLW(?:SECK|PUBK)[_-](?:TEST[_-]?)?([a-h0-9]{12,32}(?:-X)?)` + RB],
   ["frameio-token", ["fio-u-"], String.raw`fio-u-([A-Za-z0-9_=-]{64})` + String.raw`(?![A-Za-z0-9_=-])`],
-  ["flyio-token", ["fm1a_", "fm1r_", "fm2_", "flyv1 "], String.raw`(?:FlyV1 )?fm(?:1[ar]|2)_([A-Za-z0-9+/=_-]{50,3000})` + String.raw`(?![A-Za-z0-9+/=_-])`, { flags: "" }],
+  ["flyio-token", ["fm1a_", "fm1r_", "fm2_", "flyv1 "], String.raw`(?:FlyV1 )?fm(?:1[ar]|2)_([A-Za-z0-9+/=_-]{50,3000})` + String.raw`(?![A-Za-z0-9+/=_-])`, { flags: "", run: { chars: "A-Za-z0-9+/=_-", max: 3000, after: ["fm1a_", "fm1r_", "fm2_"] } }],
   ["gocardless-token", ["live_"], String.raw`live_([A-Za-z0-9_=-]{30,60})` + String.raw`(?![A-Za-z0-9_=-])`, { priority: 2.5, accept: highEntropy(3.5) }],
   ["harness-api-key", ["pat.", "sat."], String.raw`(?:pat|sat)\.([A-Za-z0-9_-]{22}\.[a-z0-9]{24}\.[A-Za-z0-9]{20})` + RB],
   ["hubspot-private-app-token", ["pat-na1-", "pat-eu1-", "pat-na2-", "pat-ap1-"], String.raw`pat-(?:na|eu|ap)[12]-([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})` + RB],
@@ -315,6 +353,20 @@ const specRule = ([kind, kws, src, o]: Spec): Rule => regexRule(kind, kws, o?.no
  */
 export function prefixRules(): Rule[] {
   return SPECS.map(specRule);
+}
+
+/**
+ * The family of `kind` that has a `run` shortcut (RegexRuleOpts.run) as a
+ * rule, and the same without the shortcut: what a test holds it to.
+ *
+ * @example
+ * ```ts
+ * const { rule, plain } = familyRules("flyio-token")!;
+ * ```
+ */
+export function familyRules(kind: string): { rule: Rule; plain: Rule } | undefined {
+  const spec = SPECS.find((x) => x[0] === kind && x[3]?.run !== undefined);
+  return spec && { rule: specRule(spec), plain: specRule([spec[0], spec[1], spec[2], { ...spec[3], run: undefined }]) };
 }
 
 // Built on the first scan, and then only for the families whose keyword

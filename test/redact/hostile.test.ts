@@ -10,9 +10,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { buildLog } from "../../bench/redact/corpus.ts";
-import { resolve } from "../../lib/redact/engine.ts";
+import { resolve, scan } from "../../lib/redact/engine.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { afterArnColon } from "../../lib/redact/keys.ts";
+import { familyRules } from "../../lib/redact/prefix.ts";
 import type { Finding } from "../../lib/redact/types.ts";
 import { bestMs } from "../support/timing.ts";
 import { Gen, rng } from "./shapes.ts";
@@ -37,6 +38,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["PowerShell prompt heads with no '> '", fill("PS ")],
     ["Authorization headers whose values nest", fill("authorization:")],
     ["Cookie headers whose values nest", fill("cookie: ")],
+    ["fly.io token heads in one long run: -fm2_-fm2_…", fill("-fm2_")],
+    ["GitHub ghs_ heads in one long run: -ghs_1_-ghs_1_…", fill("-ghs_1_")],
   ] as const) {
     test(name, () => {
       cost(log);
@@ -77,6 +80,31 @@ test("past its reading budget the key/value rule masks what it no longer weighs"
 });
 
 describe("what replaced a slow path says what the old one said", () => {
+  test("a prefix family's long-run shortcut finds what its regex alone finds (flyio fm…_, GitHub ghs_)", () => {
+    const g2 = new Gen(rng(7));
+    for (const [kind, body] of [["flyio-token", "ABCxyz019+/=_-"], ["github-app-token", "ABCxyz019_.-"]] as const) {
+      const { rule, plain } = familyRules(kind)!;
+      const run = (n: number) => Array.from({ length: n }, () => body[g2.int(0, body.length - 1)]).join("");
+      const heads = ["fm2_", "fm1a_", "FM2_", "FlyV1 fm2_", "ghs_", "ghs_123_"];
+      // A space or `!` ends a run; `-` (in both classes) and nothing run it on into the next part.
+      const seps = [" ", "!", "\n", "-", ""];
+      let found = 0;
+      for (let k = 0; k < 300; k++) {
+        let s = "";
+        const parts = g2.int(1, 8);
+        for (let p = 0; p < parts; p++) {
+          s += seps[g2.int(0, seps.length - 1)]! + heads[g2.int(0, heads.length - 1)]!;
+          s += run([0, 5, 49, 50, 300, 1999, 2020, 2021, 2022, 2999, 3000, 3001][g2.int(0, 11)]!);
+        }
+        s += seps[g2.int(0, 2)]!;
+        const a = JSON.stringify(scan(s, [rule]));
+        expect(a).toBe(JSON.stringify(scan(s, [plain])));
+        if (a !== "[]") found++;
+      }
+      expect(found).toBeGreaterThan(20);
+    }
+  });
+
   const g = new Gen(rng(20261204));
   test("afterArnColon is /(?:arn|urn):[^\\s\"']*:$/i on the slice before it", () => {
     const parts = ["arn:", "urn:", "ARN", "Urn", "arn", ":", ":", ":", "a", "r", "n", "u", "x", " ", '"', "'", "\t", "\n", "\u00a0", "\u2028", "/", "secret", "aws"];
