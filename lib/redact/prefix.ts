@@ -17,7 +17,7 @@ export const LB = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))`;
 /** Right boundary: not followed by a word character. */
 export const RB = String.raw`(?![A-Za-z0-9_])`;
 
-interface RegexRuleOpts {
+export interface RegexRuleOpts {
   /** Chars before the keyword where the match starts (keyword inside the token). */
   readonly back?: number;
   /** Capture group holding the secret part; text before it in the match is kept. Default 1. */
@@ -40,6 +40,13 @@ interface RegexRuleOpts {
    * of hits read 3,000 characters).
    */
   readonly run?: { readonly chars: string; readonly max: number; readonly after: readonly string[] };
+  /**
+   * The pattern's look-behind needs one of `words` to start within `within`
+   * characters before the match: a hit with none of them there is skipped
+   * before the regex, whose variable-length look-behind read back some 200
+   * characters at every hit (` -p` is common; `mysql` is not).
+   */
+  readonly near?: { readonly words: readonly string[]; readonly within: number };
 }
 
 /** A 128-entry table of a character class body (`A-Za-z0-9+/=_-`: ranges and single characters). */
@@ -81,6 +88,10 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
     scan(ctx: ScanCtx, pos: number, kw: string): void {
       const at = pos - back;
       if (at < 0 || at < (ctx.memo[memoKey] ?? 0)) return;
+      if (o.near) {
+        const head = ctx.s.slice(Math.max(0, at - o.near.within), at);
+        if (!o.near.words.some((w) => head.includes(w))) return;
+      }
       if (o.run && o.run.after.includes(kw)) {
         const body = pos + kw.length;
         let to = ctx.memo[runTo];

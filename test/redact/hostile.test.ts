@@ -14,6 +14,7 @@ import { resolve, scan } from "../../lib/redact/engine.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { afterArnColon } from "../../lib/redact/keys.ts";
 import { familyRules } from "../../lib/redact/prefix.ts";
+import { CLI_RULES, plainCliRules } from "../../lib/redact/rules/cli-flags.ts";
 import type { Finding } from "../../lib/redact/types.ts";
 import { bestMs } from "../support/timing.ts";
 import { Gen, rng } from "./shapes.ts";
@@ -40,6 +41,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["Cookie headers whose values nest", fill("cookie: ")],
     ["fly.io token heads in one long run: -fm2_-fm2_…", fill("-fm2_")],
     ["GitHub ghs_ heads in one long run: -ghs_1_-ghs_1_…", fill("-ghs_1_")],
+    ["command-line flags with no command: -p -p -p …", fill(" -p ")],
   ] as const) {
     test(name, () => {
       cost(log);
@@ -80,6 +82,29 @@ test("past its reading budget the key/value rule masks what it no longer weighs"
 });
 
 describe("what replaced a slow path says what the old one said", () => {
+  test("the command-line rules' look-behind precheck finds what their regexes alone find (mysql -p, redis-cli -a, docker login -p)", () => {
+    const g3 = new Gen(rng(11));
+    const commands = ["mysql", "mysqladmin", "mariadb", "redis-cli", "valkey-cli", "docker  login", "docker", "login", "\n", " "];
+    const flags = [" -p", " -pZq8xW2mK9", " -p Zq8xW2mK9 ", " -a Zq8xW2mK9 ", " --pass Zq8xW2mK9"];
+    // A space first: the look-behinds want a word boundary after the command's name.
+    const filler = (n: number) => (n === 0 ? "" : ` ${"x".repeat(n - 1)}`);
+    let found = 0;
+    for (let k = 0; k < 600; k++) {
+      let s = "";
+      // A command, then a flag some distance after it, around the look-behind's 200 characters.
+      for (let p = 0, parts = g3.int(1, 6); p < parts; p++) {
+        s += commands[g3.int(0, commands.length - 1)]! + filler([0, 1, 50, 180, 189, 190, 195, 196, 200, 205, 260][g3.int(0, 10)]!);
+        s += flags[g3.int(0, flags.length - 1)]!;
+      }
+      // The rule's name for --explain comes from the built-in list, which the plain copies are not in.
+      const finds = (rules: Parameters<typeof scan>[1]) => JSON.stringify(scan(s, rules).map(({ rule: _, ...f }) => f));
+      const a = finds(CLI_RULES);
+      expect(a).toBe(finds(plainCliRules()));
+      if (a !== "[]") found++;
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+
   test("a prefix family's long-run shortcut finds what its regex alone finds (flyio fm…_, GitHub ghs_)", () => {
     const g2 = new Gen(rng(7));
     for (const [kind, body] of [["flyio-token", "ABCxyz019+/=_-"], ["github-app-token", "ABCxyz019_.-"]] as const) {
