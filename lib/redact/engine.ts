@@ -140,7 +140,10 @@ for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
   const { words, code, triples, listOff, listFlat, wordOff, wordChars } = ix;
   const n = u.length;
+  // Only the keywords that occur are listed and visited after the pass: a record of thousands of
+  // short strings paid for every keyword (323) per string.
   const byWord: (number[] | undefined)[] = new Array(words.length);
+  const touched: number[] = [];
   if (n >= 2) {
     let key = (code[u[0]!]! << 6) | code[u[1]!]!;
     for (let i = 0; i + 1 < n; i++) {
@@ -157,15 +160,17 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
         while (j < len && FOLD[u[i + j]!] === wordChars[from + j]) j++;
         if (j < len) continue;
         let h = byWord[k];
-        if (h === undefined) byWord[k] = h = [];
+        if (h === undefined) {
+          byWord[k] = h = [];
+          touched.push(k);
+        }
         if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
       }
     }
   }
   // Keywords in the order of their first hit (then list order, which is index order): the order
   // the rules that walk every hit (prefixRule.scanHits) have always seen.
-  const found: number[] = [];
-  for (let k = 0; k < words.length; k++) if (byWord[k] !== undefined) found.push(k);
+  const found = touched;
   found.sort((x, y) => byWord[x]![0]! - byWord[y]![0]! || x - y);
   const hits = new Map<string, number[]>();
   for (const k of found) hits.set(words[k]!, byWord[k]!);
@@ -258,6 +263,8 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
 
 /** Runs one rule at its keyword hits (or over all hits at once, for a rule with `scanHits`). */
 function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly number[]>): void {
+  // No keyword occurred: only the keyword-free rules have anything to read (most strings of a record).
+  if (hits.size === 0 && rule.keywords.length > 0) return;
   if (rule.scanHits) {
     rule.scanHits(ctx, hits);
     return;
