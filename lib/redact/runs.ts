@@ -18,6 +18,9 @@ for (const c of TOKEN_CHARS) TOKEN[c.charCodeAt(0)] = 1;
 /** Whether code unit `c` is a token character. */
 export const isTokenUnit = (c: number): boolean => c < 128 && TOKEN[c] === 1;
 
+/** Up to this length codeUnits copies with a loop. */
+const SHORT_UNITS = 512;
+
 /**
  * `s` as code units (the same indices as `s`).
  *
@@ -27,6 +30,14 @@ export const isTokenUnit = (c: number): boolean => c < 128 && TOKEN[c] === 1;
  * ```
  */
 export function codeUnits(s: string): Uint16Array {
+  // A short string (most of a record's): a plain loop into a small array. Buffer.from and a view of
+  // its ArrayBuffer cost more there than the copy (a small typed array has no ArrayBuffer until one
+  // is asked for, and asking makes one).
+  if (s.length <= SHORT_UNITS) {
+    const u = new Uint16Array(s.length);
+    for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+    return u;
+  }
   const b = Buffer.from(s, "utf16le");
   // A small string's Buffer can sit at an odd offset in the shared pool: copy it then.
   return b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, b.length >> 1) : new Uint16Array(new Uint8Array(b).buffer);

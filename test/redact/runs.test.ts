@@ -19,10 +19,11 @@ describe("token runs", () => {
     expect(runsOf("abcdefghij\u00e9klmnopqrst")).toEqual(["abcdefghij", "klmnopqrst"]);
   });
 
-  test("read the same indices from a string whose buffer sits at an odd offset of the shared pool", () => {
-    for (let pad = 0; pad < 4; pad++) {
-      Buffer.from("x".repeat(pad), "latin1"); // shifts the pool
-      const s = "é " + "A1b2C3d4E5f6";
+  test("read the same indices from a string whose buffer sits at an odd offset of the shared pool, short or long", () => {
+    for (let pad = 0; pad < 8; pad++) {
+      Buffer.from("x".repeat(pad % 4), "latin1"); // shifts the pool
+      // Short strings are copied with a loop, longer ones through a Buffer (runs.ts SHORT_UNITS).
+      const s = (pad < 4 ? "é " : "é ".repeat(400)) + "A1b2C3d4E5f6";
       const u = codeUnits(s);
       expect(u.length).toBe(s.length);
       for (let i = 0; i < s.length; i++) expect(u[i]).toBe(s.charCodeAt(i));
