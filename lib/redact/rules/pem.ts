@@ -1,5 +1,5 @@
 /** PEM private-key blocks: BEGIN…PRIVATE KEY, raw, JSON-escaped, line-numbered, one line or cut off. */
-import { push } from "./push.ts";
+import { nextIndexOf, push } from "./push.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 const PEM_HEAD = /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY( BLOCK)?-----|---- BEGIN SSH2 (ENCRYPTED )?PRIVATE KEY ----/y;
@@ -100,40 +100,18 @@ function endMarker(ctx: ScanCtx, bodyStart: number): number {
   const s = ctx.s;
   const lim = Math.min(s.length, bodyStart + PEM_MAX + 64);
   // The markers in reach: BEGIN lines with no END each searched the whole window (16 KB per
-  // 32-byte line), so the next of each marker is remembered across the scan's blocks.
+  // 32-byte line), so the next of each marker is remembered across the scan's blocks (nextIndexOf).
   const within = (at: number, needle: string): number => (at >= 0 && at + needle.length <= lim ? at : -1);
-  const end = within(nextMarker(ctx, "-----END ", bodyStart), "-----END ");
-  const end2 = within(nextMarker(ctx, "---- END SSH2 ", bodyStart), "---- END SSH2 ");
+  const end = within(nextIndexOf(ctx, "-----END ", bodyStart), "-----END ");
+  const end2 = within(nextIndexOf(ctx, "---- END SSH2 ", bodyStart), "---- END SSH2 ");
   const at = end < 0 ? end2 : end2 < 0 ? end : Math.min(end, end2);
   if (at < 0) return -1;
   if (!/^-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY/.test(s.slice(at, at + 64))) return -1;
-  const begin = nextMarker(ctx, "-----BEGIN", bodyStart);
+  const begin = nextIndexOf(ctx, "-----BEGIN", bodyStart);
   if (begin >= 0 && begin < at) return -1;
   const tail = TAIL.exec(s.slice(Math.max(bodyStart, at - 256), at));
   return at - (tail ? tail[0].length : 0);
 }
-
-/**
- * The first `needle` at or after `from` (-1: none), searched again only when
- * the one remembered is behind `from` or was searched from further on: a
- * scan's blocks ask in ascending order, so each marker is read once.
- */
-function nextMarker(ctx: ScanCtx, needle: string, from: number): number {
-  const m = ctx.memo;
-  const [atKey, fromKey] = MEMO_KEYS[needle]!;
-  const at = m[atKey];
-  const since = m[fromKey];
-  if (at !== undefined && since !== undefined && since <= from && (at === -1 || at >= from)) return at;
-  const found = ctx.s.indexOf(needle, from);
-  m[atKey] = found;
-  m[fromKey] = from;
-  return found;
-}
-const MEMO_KEYS: Record<string, [string, string]> = {
-  "-----END ": ["pemEnd", "pemEndFrom"],
-  "---- END SSH2 ": ["pemEnd2", "pemEnd2From"],
-  "-----BEGIN": ["pemBegin", "pemBeginFrom"],
-};
 
 /** Whether [a, b) holds at least `min` base64 characters (stops counting early). */
 function hasBase64Run(s: string, a: number, b: number, min: number): boolean {

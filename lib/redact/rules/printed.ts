@@ -7,6 +7,7 @@
  */
 import { MAX_LINES, printedBy, printedLines } from "../printed.ts";
 import type { Rule } from "../types.ts";
+import { nextIndexOf } from "./push.ts";
 
 /** A prompt's head before its marker: spaces, then at most `user@host:~/dir` (or `(venv) dir`). */
 const PROMPT_HEAD = /^[ \t]*(?:\([\w.-]{1,40}\) )?[\w.@~:/\\[\]-]{0,120}$/;
@@ -28,9 +29,7 @@ export const printedRule: Rule = {
     if (pos < (ctx.memo.printed ?? 0)) return;
     if (keyword === "ps ") {
       if (s.charCodeAt(pos) !== 80 || s.charCodeAt(pos + 1) !== 83) return;
-      // The next "> " at or after pos + 3, searched again only once passed (hits ascend).
-      let gt = ctx.memo.psGt ?? -2;
-      if (gt !== -1 && gt < pos + 3) ctx.memo.psGt = gt = s.indexOf("> ", pos + 3);
+      const gt = nextIndexOf(ctx, "> ", pos + 3);
       if (gt < 0 || gt - pos > 200) return;
       pos = gt;
     }
