@@ -641,25 +641,21 @@ export const entropyRule: Rule = {
     // only base64 of `user:password` (1.5) could still count, so a token that cannot decode to text
     // stops before the dear tests. In output dense with secrets these are the dearest runs, since
     // they pass every cheap test.
-    const held = heldSpans(ctx.out, OUTRANKS_ENTROPY);
-    const heldTokens = heldSpans(ctx.out, TOKEN_PRIORITY);
+    const held = heldSpans(ctx.out);
     let h = 0;
-    let reach = -1;
-    let ht = 0;
+    // The furthest end of the finds begun by here that outrank every find of this rule's, and a token.
+    let reachAll = -1;
     let reachTokens = -1;
     for (let r = 0; r < runs.length; r += 3) {
       const i = runs[r]!;
       const j = runs[r + 1]!;
       const shape = runs[r + 2]!;
-      while (h < held.length && held[h]! <= i) {
-        reach = Math.max(reach, held[h + 1]!);
-        h += 2;
+      for (; h < held.length && held[h]!.from <= i; h++) {
+        const f = held[h]!;
+        reachTokens = Math.max(reachTokens, f.end);
+        if (f.priority > OUTRANKS_ENTROPY) reachAll = Math.max(reachAll, f.end);
       }
-      if (reach >= j) continue;
-      while (ht < heldTokens.length && heldTokens[ht]! <= i) {
-        reachTokens = Math.max(reachTokens, heldTokens[ht + 1]!);
-        ht += 2;
-      }
+      if (reachAll >= j) continue;
       facts.onlyDecoded = reachTokens >= j;
       // consider()'s first test, on the whole run: what fails it here fails on every part of it.
       if (!mayBeToken(runLetters(shape), (shape & RUN_DIGIT) !== 0, (shape & RUN_UPPER) !== 0, (shape & RUN_LOWER) !== 0, j - i)) continue;
@@ -683,17 +679,9 @@ export const entropyRule: Rule = {
 const TOKEN_PRIORITY = 0.5;
 const OUTRANKS_ENTROPY = 1.5;
 
-/** The [from, end) of every find of priority above `above`, flat and sorted by `from`. */
-function heldSpans(out: readonly Finding[], above: number): Int32Array {
-  const spans: [number, number][] = [];
-  for (const f of out) if (f.priority > above) spans.push([f.from, f.end]);
-  spans.sort((a, b) => a[0] - b[0]);
-  const flat = new Int32Array(spans.length * 2);
-  spans.forEach(([a, b], x) => {
-    flat[2 * x] = a;
-    flat[2 * x + 1] = b;
-  });
-  return flat;
+/** The finds that outrank a token of this rule's, sorted by `from`. */
+function heldSpans(out: readonly Finding[]): Finding[] {
+  return out.filter((f) => f.priority > TOKEN_PRIORITY).sort((a, b) => a.from - b.from);
 }
 
 /** Whether `head` ends in `:` or `=` but for up to 4 spaces and a quote: what ID_BEFORE needs, tested without a regex. */
