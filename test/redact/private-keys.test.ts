@@ -139,3 +139,28 @@ describe("private keys: every key type in every shape", () => {
     expect(r.text(ssh)).toBe(ssh);
   });
 });
+
+describe("PuTTY .ppk keys", () => {
+  const priv = Array.from({ length: 4 }, () => g.s(A.b64, 64));
+  const ppk = (comment: string) =>
+    `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ${comment}\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIO\nAAAAC3NzaC1lZDI1NTE5AAAAIO\nPrivate-Lines: 4\n${priv.join("\n")}\nPrivate-MAC: ${g.s(A.hex, 64)}\nnext line stays\n`;
+
+  test("the private lines go; the header, the public lines and what follows stay", () => {
+    const out = r.text(ppk("me@laptop"));
+    expect(survivor(out, priv.join("\n"))).toBeUndefined();
+    expect(out).toContain("[REDACTED:putty-private-key:");
+    expect(out).toContain("Comment: me@laptop\nPublic-Lines: 2\n");
+    expect(out).toContain("\nnext line stays\n");
+  });
+
+  // Lowercasing can lengthen a string ('İ' becomes two code units): offsets found in a lowercased
+  // copy of the file moved one character per such letter, and a comment of them moved the span
+  // off the key.
+  test("a comment whose letters lowercase to more code units does not move the span", () => {
+    const comment = "İ".repeat(300);
+    const out = r.text(ppk(comment));
+    expect(survivor(out, priv.join("\n"))).toBeUndefined();
+    expect(out).toContain(`Comment: ${comment}\nPublic-Lines: 2\n`);
+    expect(out).toContain("\nnext line stays\n");
+  });
+});
