@@ -251,7 +251,7 @@ export function afterArnColon(s: string, at: number, max: number): boolean {
 }
 const ARN_HEAD = /[au]rn:/i;
 /** `[\s"']`: what JavaScript's `\s` matches, and the two quotes. */
-function spaceOrQuote(c: number): boolean {
+export function spaceOrQuote(c: number): boolean {
   if (c === 32 || c === 34 || c === 39 || (c >= 9 && c <= 13)) return true;
   if (c < 160) return false;
   return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;

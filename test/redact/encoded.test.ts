@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../lib/redact/index.ts";
+import { spaceOrQuote } from "../../lib/redact/keys.ts";
 import { A, Gen, rng } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
@@ -42,5 +43,26 @@ describe("encoded secrets", () => {
     expect(r.text(`payload ${b64}`)).toBe(`payload ${b64}`);
     const url = `https://example.com/search?q=${encodeURIComponent("a b & c / d")}&page=2`;
     expect(r.text(url)).toBe(url);
+  });
+});
+
+describe("where an encoded run ends", () => {
+  // spaceOrQuote stands in for the regex class `[\s"']` in the rules that read code units.
+  test("spaceOrQuote is `[\\s\"']` for every code unit", () => {
+    const re = /[\s"']/;
+    const differ: number[] = [];
+    for (let c = 0; c < 65536; c++) if (spaceOrQuote(c) !== re.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+
+  test("a percent-encoded secret after a non-breaking space or an ideographic space is found", () => {
+    const pw = g.s(A.b62, 20);
+    const enc = encodeURIComponent(`postgres://app:${pw}@db.internal/x`);
+    for (const sp of ["\u00a0", "\u3000", "\u2028", " "]) {
+      const out = r.text(`see${sp}${enc}${sp}done`);
+      expect(out).not.toContain(pw);
+      expect(out).toContain(`see${sp}`);
+      expect(out).toContain(`${sp}done`);
+    }
   });
 });

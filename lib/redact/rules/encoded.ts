@@ -7,6 +7,7 @@
  * budget, so a payload of encoded runs stays linear.
  */
 import { decodeBase64Text, DECODED_PRIORITY, mayOpenText } from "../decode.ts";
+import { spaceOrQuote } from "../keys.ts";
 import { RUN_DIGIT, RUN_LOWER, RUN_UPPER } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -74,7 +75,10 @@ function base64Run(ctx: ScanCtx, s: string, u: Uint16Array, i: number, j: number
 /** Digests and data URIs: base64 of bytes, never of text. */
 const DIGEST_BEFORE = /(?:sha\d{1,3}[-:]|md5[-:]|h1:|base64,|integrity\W{1,4})$/i;
 
-const STOP = /[\s"'<>`\\?&=]/;
+/** `[\s"'<>\`]`: where a run of `\u` escapes ends. */
+const endsEscapes = (c: number): boolean => spaceOrQuote(c) || c === 60 || c === 62 || c === 96;
+/** `[\s"'<>\`\\?&=]`: where a percent-encoded run ends (a query string's separators too). Code units, not a regex per character: this reads back up to 1 KB at every `%`. */
+const endsPercent = (c: number): boolean => endsEscapes(c) || c === 92 || c === 63 || c === 38 || c === 61;
 
 /** Runs with at least two `%XX` escapes, decoded; and runs of JSON `\u00XX` escapes. */
 function escapedRuns(ctx: ScanCtx): void {
@@ -82,9 +86,9 @@ function escapedRuns(ctx: ScanCtx): void {
   let from = 0;
   for (let p = s.indexOf("%", from); p !== -1 && p < s.length; p = s.indexOf("%", from)) {
     let a = p;
-    while (a > 0 && p - a < 1024 && !STOP.test(s[a - 1]!)) a--;
+    while (a > 0 && p - a < 1024 && !endsPercent(s.charCodeAt(a - 1))) a--;
     let b = p;
-    while (b < s.length && b - a < RUN_MAX && !STOP.test(s[b]!)) b++;
+    while (b < s.length && b - a < RUN_MAX && !endsPercent(s.charCodeAt(b))) b++;
     from = Math.max(b, p + 1);
     const run = s.slice(a, b);
     if ((run.match(/%[0-9A-Fa-f]{2}/g) ?? []).length < 2) continue;
@@ -100,7 +104,7 @@ function escapedRuns(ctx: ScanCtx): void {
   for (let p = s.indexOf("\\u", from); p !== -1; p = s.indexOf("\\u", from)) {
     let b = p;
     // A run of text with \u escapes in it, up to a quote or whitespace.
-    while (b < s.length && b - p < RUN_MAX && !/[\s"'<>`]/.test(s[b]!)) b++;
+    while (b < s.length && b - p < RUN_MAX && !endsEscapes(s.charCodeAt(b))) b++;
     from = Math.max(b, p + 2);
     const run = s.slice(p, b);
     if (!/\\u00[2-7][0-9a-fA-F]/.test(run)) continue;
