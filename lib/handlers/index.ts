@@ -113,7 +113,7 @@ function unparsedRecord(adapter: HarnessAdapter, hook: HookName, args: readonly 
     ts: input.ts,
     ...(event ? { event } : {}),
     bytes: input.bytes,
-    sha256: input.sha256,
+    keyed_sha256: input.keyed_sha256,
     head: input.head,
     ...(input.reason ? { reason: input.reason } : {}),
     ...input.extra,

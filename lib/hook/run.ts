@@ -19,6 +19,7 @@ import { basename } from "node:path";
 import { DEFAULTS, loadConfig, type Config } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 import { configuredRedactor } from "../redact/configured.ts";
+import { keyedDigest, loadFingerprintKey } from "../redact/fingerprint.ts";
 import type { Redactor } from "../redact/index.ts";
 import { utf8Head } from "../trace/cap.ts";
 import { LOCK_WAIT_MS } from "../trace/lock.ts";
@@ -72,7 +73,7 @@ function writeDeadlineRecord(home: string, hook: HookName): void {
     const input: StdinRead = { data: head, bytes: p.bytes, cut: true, sha256: p.sha256() };
     const config = run.config ?? { ...DEFAULTS, path: "", exists: false, errors: [], repo_errors: [] };
     const caps = { fieldBytes: config.caps.field_bytes, recordBytes: config.caps.record_bytes };
-    const rec = unparsedRecord(run.binding, input, new TextDecoder("utf-8", { fatal: false }).decode(head), "deadline");
+    const rec = unparsedRecord(home, run.binding, input, new TextDecoder("utf-8", { fatal: false }).decode(head), "deadline");
     appendRecords(home, [sanitize(rec, configuredRedactor(config, home), caps)]);
   } catch (e) {
     logError(home, hook, "deadline-record", e);
@@ -86,10 +87,15 @@ function writeDeadlineRecord(home: string, hook: HookName): void {
  * JSON escapes decoded so redaction sees `AKIA...` where the payload wrote
  * `\u0041KIA...`; sanitize then redacts and caps it like any field. The
  * harness adapter (through the binding) says whose session it is.
+ *
+ * The whole is hashed under the data dir's redaction key: a payload's head
+ * is redacted, and a plain sha256 of all of it would let whoever holds the
+ * trace fill a `[REDACTED:…]` span with guesses until the hash matched.
  */
-function unparsedRecord(binding: HookBinding, input: StdinRead, text: string, reason: CutReason, extra: Record<string, unknown> = {}): TraceRecord {
+function unparsedRecord(home: string, binding: HookBinding, input: StdinRead, text: string, reason: CutReason, extra: Record<string, unknown> = {}): TraceRecord {
   const head = decodeJsonEscapes(utf8Head(text, HEAD_FOR_UNPARSED));
-  return binding.unparsed({ bytes: input.bytes, sha256: input.sha256, head, ts: new Date().toISOString(), reason, extra });
+  const keyed = keyedDigest(loadFingerprintKey(home), input.sha256);
+  return binding.unparsed({ bytes: input.bytes, keyed_sha256: keyed, head, ts: new Date().toISOString(), reason, extra });
 }
 
 /** `--harness NAME` (or `--harness=NAME`) taken out of argv; null when absent. */
@@ -167,7 +173,7 @@ export async function writeRecords(
           logError(home, hook, "sanitize", e2);
         }
       } else if (e instanceof BudgetExceeded && fallback) {
-        const cut = unparsedRecord(fallback.binding, fallback.input, fallback.text, "budget", { cut_type: r.type });
+        const cut = unparsedRecord(home, fallback.binding, fallback.input, fallback.text, "budget", { cut_type: r.type });
         try {
           clean.push(sanitize({ ...cut, session_id: r.session_id }, redactor, caps));
         } catch (e2) {
@@ -280,7 +286,7 @@ export async function runHook(
       if (input.bytes > 0) {
         const config = await loadConfig(env, null);
         run.config = config;
-        await writeRecords(home, hook, [unparsedRecord(binding, input, text, parsed.reason)], config);
+        await writeRecords(home, hook, [unparsedRecord(home, binding, input, text, parsed.reason)], config);
       }
       exit0();
     }

@@ -39,8 +39,8 @@ export type HookHandler = (ctx: HookContext) => Promise<HookResult>;
 export interface UnparsedInput {
   /** Bytes received on stdin (all of them, counted past the cap). */
   readonly bytes: number;
-  /** sha256 of every byte received. */
-  readonly sha256: string;
+  /** HMAC-SHA256 (hex), under the data dir's redaction key, of the sha256 hex of every byte received. */
+  readonly keyed_sha256: string;
   /** The first bytes, decoded. */
   readonly head: string;
   /** Wall-clock time as an ISO string. */

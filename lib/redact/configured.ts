@@ -10,10 +10,13 @@
  * ```
  */
 import type { Config } from "../config/load.ts";
+import { sha256Hex } from "../trace/digest.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
 import { createRedactor, type RedactConfig, type Redactor } from "./index.ts";
 
+// Redaction off: text is kept as it is, so a digest of it hides nothing a key would protect.
 const IDENTITY: Redactor = {
+  digest: sha256Hex,
   text: (s) => s,
   value: (v) => v,
   explainText: (s) => ({ output: s, found: [] }),

@@ -28,20 +28,13 @@ export type FingerprintKey = Uint8Array | string | (() => Uint8Array | string);
  * ```
  */
 export function makeTagger(key: FingerprintKey | undefined): (secret: string) => string {
-  let resolved: Uint8Array | string | undefined;
+  const keyOf = lazyKey(key);
   const cache = new Map<string, string>();
   let cachedChars = 0;
   return (secret: string): string => {
     const hit = cache.get(secret);
     if (hit !== undefined) return hit;
-    if (resolved === undefined) {
-      try {
-        resolved = typeof key === "function" ? key() : (key ?? processKey());
-      } catch {
-        resolved = processKey();
-      }
-    }
-    const t = hmacHex(resolved, secret).slice(0, 4);
+    const t = keyedDigest(keyOf(), secret).slice(0, 4);
     // Bounded by what it holds, not by a count: a record is tagged twice (each find as it is
     // registered, then as it is rendered), and a count below its number of secrets (a 5 MB output
     // holds thousands) emptied the cache between the two, so every tag was computed twice.
@@ -57,14 +50,50 @@ export function makeTagger(key: FingerprintKey | undefined): (secret: string) =>
   };
 }
 
+/**
+ * The key, resolved on first use (a loader reads or creates the key file, so a
+ * record with no finding costs no I/O); a loader that throws leaves the
+ * per-process key.
+ *
+ * @example
+ * ```ts
+ * const k = lazyKey(() => "from-file");
+ * k() === k(); // true, and the loader ran once
+ * ```
+ */
+export function lazyKey(key: FingerprintKey | undefined): () => Uint8Array | string {
+  let resolved: Uint8Array | string | undefined;
+  return () => {
+    if (resolved === undefined) {
+      try {
+        resolved = typeof key === "function" ? key() : (key ?? processKey());
+      } catch {
+        resolved = processKey();
+      }
+    }
+    return resolved;
+  };
+}
+
 /** The tag cache's bound, in characters of the secrets it keeps (8 MB), and the longest secret it keeps. */
 const TAG_CACHE_CHARS = 1 << 22;
 const TAG_CACHE_LONGEST = 4096;
 
-// Bun's native hasher, not node:crypto: it is ~5x cheaper per call than
-// createHmac (thousands of findings in a 5 MB payload), and importing
-// node:crypto costs a hook 20-35 ms of start-up.
-function hmacHex(key: Uint8Array | string, data: string): string {
+/**
+ * HMAC-SHA256 (hex) of `data` under `key`: the digest to keep of anything that
+ * may hold a secret. A plain sha256 of it lets whoever holds the trace test
+ * guesses at the secret offline; this one, only whoever holds the key.
+ *
+ * Bun's native hasher, not node:crypto: it is ~5x cheaper per call than
+ * createHmac (thousands of findings in a 5 MB payload), and importing
+ * node:crypto costs a hook 20-35 ms of start-up.
+ *
+ * @example
+ * ```ts
+ * keyedDigest("k", "hunter2").length; // 64
+ * ```
+ */
+export function keyedDigest(key: Uint8Array | string, data: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256", key).update(data).digest("hex");
 }
 

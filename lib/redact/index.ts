@@ -27,7 +27,7 @@ import { dataDir } from "../config/paths.ts";
 import { Copies } from "./copies.ts";
 import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
 import { BUILTIN_RULES, type ExtraRule, innerScanner, render, resolve, scan, type Segment } from "./engine.ts";
-import { type FingerprintKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
+import { type FingerprintKey, keyedDigest, lazyKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 import { OUTPUT_KEYS, type Printed, printedByCall } from "./printed.ts";
@@ -96,6 +96,12 @@ export interface Redactor {
   /** Like `text`/`value`, also listing what was found where (for `tracegate redact --explain`). */
   explainText?(s: string): { output: string; found: Found[] };
   explainValue?(v: unknown): { output: unknown; found: Found[] };
+  /**
+   * HMAC-SHA256 (hex) of `data` under the tags' key: what to keep instead of a
+   * plain digest of text that may hold a secret (a long header's suffix, an
+   * unparsed payload), so nobody without the key can test a guess against it.
+   */
+  digest(data: string): string;
   /**
    * A redactor whose calls share what they found, for a caller that redacts
    * one record in bounded pieces: each call masks copies of every secret any
@@ -196,7 +202,9 @@ const KEEP_UNITS = 4096;
 export function createRedactor(config: RedactConfig = {}): Redactor {
   const extras = compileExtras(config);
   const allowed = compileAllow(config.allow);
-  const tag = makeTagger(config.fingerprintKey);
+  const key = lazyKey(config.fingerprintKey);
+  const tag = makeTagger(key);
+  const digest = (data: string): string => keyedDigest(key(), data);
   const strict = config.strict === true;
 
   const segmentsOf = (s: string, budget: { left: number }, units: Uint16Array | undefined, printed: Printed | undefined): Segment[] => {
@@ -380,6 +388,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   // many containers a record holds.
   const newCall = (found?: Found[], copies = new Copies()): Call => ({ left: DECODE_BUDGET, found, copies });
   const redactor = (shared?: Copies): Redactor => ({
+    digest,
     text: (s) => redactText(s, newCall(undefined, shared)),
     value: (v) => redactValue(v, newCall(undefined, shared)),
     explainText(s) {

@@ -86,7 +86,12 @@ export interface EventRecord extends Base {
 export interface PayloadCutRecord extends Base {
   readonly type: "payload_cut";
   readonly bytes: number;
-  readonly sha256: string;
+  /**
+   * HMAC-SHA256 (hex), under the data dir's `redact.key`, of the sha256 hex of
+   * every byte received: the same payload gives the same value within a data
+   * dir, and a guess at a secret in it cannot be tested without the key.
+   */
+  readonly keyed_sha256: string;
   readonly head: MaybeCut;
 }
 

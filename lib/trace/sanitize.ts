@@ -62,7 +62,9 @@ export class BudgetExceeded extends Error {
  */
 export function sanitizeHeaderText(s: string, redactor: Redactor): string {
   // Longer than this cannot fit whatever the redactor does; redact a bounded head only.
-  const bounded = s.length > PIECE_CHARS ? `${s.slice(0, PIECE_CHARS)}#${sha256Hex(s).slice(0, 16)}` : s;
+  // The whole string is not redacted here (it may be megabytes): its digest is keyed, so the suffix
+  // keeps two long ids apart without letting anyone test a guess at a secret in it.
+  const bounded = s.length > PIECE_CHARS ? `${s.slice(0, PIECE_CHARS)}#${redactor.digest(s).slice(0, 16)}` : s;
   const r = redactor.text(bounded);
   if (r.length * 3 <= HEADER_BYTES || Buffer.byteLength(r, "utf8") <= HEADER_BYTES) return r;
   return `${utf8Head(r, HEADER_BYTES - 40)}…${sha256Hex(r).slice(0, 16)}`;

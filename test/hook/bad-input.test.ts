@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOOKS } from "../../lib/hook/subcommands.ts";
-import { cleanup, listTree, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
+import { cleanup, keyedPayloadDigest, listTree, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 
 const TIMEOUT_MS = HOOKS["post-tool-use"].timeoutS * 1000;
 
@@ -175,7 +175,7 @@ test("a 30 MB tool_response is recorded cut, with the full value's sha256 and si
     const payload = postToolUse("big", { tool_response: { stdout: big } });
     expect(rec.reason).toBe("budget");
     expect(rec.bytes).toBe(Buffer.byteLength(payload));
-    expect(rec.sha256).toBe(new Bun.CryptoHasher("sha256").update(payload).digest("hex"));
+    expect(rec.keyed_sha256).toBe(keyedPayloadDigest(home, payload));
     return;
   }
   expect(rec.output.stdout.cut).toBe(true);

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOOKS } from "../../lib/hook/subcommands.ts";
-import { BINARY, baseEnv, cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
+import { BINARY, baseEnv, cleanup, keyedPayloadDigest, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
 
 const TIMEOUT_MS = HOOKS["post-tool-use"].timeoutS * 1000;
 const sha = (s: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
@@ -102,7 +102,8 @@ describe("nothing lost", () => {
       expect(recs[0].type).toBe("payload_cut");
       expect(recs[0].reason).toBe("not_an_object");
       expect(recs[0].bytes).toBe(Buffer.byteLength(input));
-      expect(recs[0].sha256).toBe(sha(input));
+      expect(recs[0].keyed_sha256).toBe(keyedPayloadDigest(home, input));
+      expect(JSON.stringify(recs[0])).not.toContain(sha(input));
       expect(recs[0].event).toBe("PostToolUse");
       await nextEventRecorded(env, home);
     });
@@ -171,7 +172,7 @@ describe("never hangs, never past its cap", () => {
       expect(["budget", "deadline"]).toContain(recs[0].reason);
       if (recs[0].cut_type !== undefined) expect(recs[0].cut_type).toBe("tool_call");
       expect(recs[0].bytes).toBeGreaterThan(60 * 1024 * 1024);
-      expect(recs[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(recs[0].keyed_sha256).toMatch(/^[0-9a-f]{64}$/);
     } else {
       expect(recs[0].type).toBe("tool_call");
       expect(recs[0].output.stdout.cut).toBe(true);
@@ -358,6 +359,43 @@ describe("raw text decoded before redaction", () => {
     const disk = readFileSync(join(home, "sessions", "esc.jsonl"), "utf8");
     expect(disk).not.toContain(key.slice(4));
     expect(rec.head).toContain("[REDACTED:");
+  });
+
+  // The head is redacted, so everything in a short payload but the secret is on disk. A plain
+  // digest of the whole would then confirm guesses at the secret offline: fill the [REDACTED]
+  // span, hash, compare. Only a digest under the data dir's key may be kept.
+  test("a short unparseable payload's digest cannot confirm a guess at the password it held", async () => {
+    const { home, env } = fresh();
+    const input = `{"session_id":"guess","tool_input":{"command":"mysql -u root -phunter2 app"}, broken`;
+    const r = await run(["post-tool-use"], { stdin: input, env });
+    expect(r.code).toBe(0);
+    const [rec] = recordsIn(home, "guess.jsonl");
+    expect(rec.type).toBe("payload_cut");
+    expect(rec.head).toContain("-p[REDACTED:");
+    const disk = readFileSync(join(home, "sessions", "guess.jsonl"), "utf8");
+    expect(disk).not.toContain("hunter2");
+    // The attacker's test: the right guess, hashed plainly, must appear nowhere on disk.
+    expect(disk).not.toContain(sha(input));
+    expect(disk).not.toContain(sha(input).slice(0, 16));
+    expect(rec.sha256).toBeUndefined();
+    expect(rec.keyed_sha256).toBe(keyedPayloadDigest(home, input));
+  });
+
+  test("a session id too long to redact whole is cut with a keyed digest, not a plain one", async () => {
+    const { home, env } = fresh();
+    // Past PIECE_CHARS (256 K characters) only a head of a header is redacted; the rest is digested.
+    const sid = `s-${"a".repeat(300 * 1024)}-password=hunter2`;
+    const r = await run(["post-tool-use"], { stdin: postToolUse(sid), env });
+    expect(r.code).toBe(0);
+    const files = readdirSync(join(home, "sessions"));
+    expect(files).toHaveLength(1);
+    const disk = readFileSync(join(home, "sessions", files[0]!), "utf8");
+    expect(disk).not.toContain("hunter2");
+    // The attacker's test, for a guess of the whole id: what a plain digest would have stored (the
+    // head redacted, here unchanged, the digest of the whole after '#', and the digest of that).
+    const plainBounded = `${sid.slice(0, 256 * 1024)}#${sha(sid).slice(0, 16)}`;
+    expect(disk).not.toContain(sha(sid).slice(0, 16));
+    expect(disk).not.toContain(sha(plainBounded).slice(0, 16));
   });
 
   test("errors.log never receives the payload's cwd through config errors", async () => {

@@ -77,6 +77,15 @@ export function recordsIn(home: string, file?: string): any[] {
   );
 }
 
+/**
+ * What a payload_cut keeps of the whole payload: HMAC-SHA256 under the data
+ * dir's redaction key of the payload's sha256 hex (never the plain digest).
+ */
+export function keyedPayloadDigest(home: string, payload: string | Uint8Array): string {
+  const plain = new Bun.CryptoHasher("sha256").update(payload).digest("hex");
+  return new Bun.CryptoHasher("sha256", readFileSync(join(home, "redact.key"))).update(plain).digest("hex");
+}
+
 /** Every file under a dir, relative paths, for "wrote nothing outside" checks. */
 export function listTree(dir: string): string[] {
   if (!existsSync(dir)) return [];
