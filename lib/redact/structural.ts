@@ -18,6 +18,7 @@ import { dockerAuthRule } from "./rules/docker-auth.ts";
 import { afterVerbRule } from "./rules/after-verb.ts";
 import { printedRule } from "./rules/printed.ts";
 import { labelLineRule } from "./rules/label-line.ts";
+import { aloneLineRule } from "./rules/alone-line.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -27,6 +28,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
   [printedRule, "printed"],
   [labelLineRule, "label-line"],
+  [aloneLineRule, "alone-line"],
 ]);
 
 /** Every structural rule. */
@@ -45,4 +47,5 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   afterVerbRule,
   printedRule,
   labelLineRule,
+  aloneLineRule,
 ];

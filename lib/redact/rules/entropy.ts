@@ -198,7 +198,7 @@ function wordLike(u: Uint16Array, from: number, to: number): boolean {
  * comparing it with a bar at or above `floor` learns the same, and a random
  * token (no words) is read only as far as that.
  */
-function wordCover(u: Uint16Array, from: number, to: number, floor: number): number {
+export function wordCover(u: Uint16Array, from: number, to: number, floor: number): number {
   let covered = 0;
   const n = to - from;
   const most = floor * n;
