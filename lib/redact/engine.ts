@@ -10,7 +10,7 @@ import { prefixRule } from "./prefix.ts";
 import { type Printed, printedLines } from "./printed.ts";
 import { STRUCTURAL_NAMES, STRUCTURAL_RULES } from "./structural.ts";
 import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
-import { codeUnits, RUN_MIN, tokenRuns } from "./runs.ts";
+import { codeUnits, giveBackRuns, lendRuns, RUN_MIN } from "./runs.ts";
 import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
 
@@ -240,15 +240,21 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   if (s.length < 4) return out;
   const depth = opts.depth ?? 0;
   const units = opts.units ?? codeUnits(s);
-  const ctx: ScanCtx = { s, units, runs: tokenRuns(units, RUN_MIN), out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
-  const hits = findKeywords(units, keywordIndex(rules));
-  for (const rule of rules) {
-    const before = out.length;
-    runRule(ctx, rule, hits);
-    if (out.length > before) {
-      const name = ruleName(rule);
-      for (let i = before; i < out.length; i++) out[i]!.rule ??= name;
+  // The run list is lent (runs.ts) for the rules' pass only: no rule keeps it.
+  const runs = lendRuns(units, RUN_MIN);
+  try {
+    const ctx: ScanCtx = { s, units, runs, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
+    const hits = findKeywords(units, keywordIndex(rules));
+    for (const rule of rules) {
+      const before = out.length;
+      runRule(ctx, rule, hits);
+      if (out.length > before) {
+        const name = ruleName(rule);
+        for (let i = before; i < out.length; i++) out[i]!.rule ??= name;
+      }
     }
+  } finally {
+    giveBackRuns(runs);
   }
   for (const x of extras) {
     for (const [from, start, end] of x.matches(s, 100_000)) out.push({ from, start, end, kind: x.kind, priority: 2, rule: "user" });

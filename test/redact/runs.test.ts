@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../lib/redact/index.ts";
-import { codeUnits, giveBackUnits, lendUnits, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_UPPER, runLetters, tokenRuns } from "../../lib/redact/runs.ts";
+import { codeUnits, giveBackRuns, lendRuns, giveBackUnits, lendUnits, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_UPPER, runLetters, tokenRuns } from "../../lib/redact/runs.ts";
 
 const runsOf = (s: string, min = 10): string[] => {
   const r = tokenRuns(codeUnits(s), min);
@@ -105,5 +105,33 @@ describe("the lent code-unit buffer", () => {
     expect(out).toContain("two line of output");
     // The buffer is free again after the call: a text() after it redacts as before.
     expect(r.text(filler("four") + `token: ${token}`)).not.toContain(token.slice(4));
+  });
+});
+
+describe("lendRuns", () => {
+  test("lends one kept list at a time; a second loan before the first is given back is a list of its own", () => {
+    const u = codeUnits("x0123456789abc y 0123456789abcdef z".repeat(50));
+    const a = lendRuns(u, 10);
+    const b = lendRuns(u, 10);
+    expect(b.buffer).not.toBe(a.buffer);
+    expect([...a]).toEqual([...tokenRuns(u, 10)]);
+    expect([...b]).toEqual([...a]);
+    giveBackRuns(b); // its own: changes nothing
+    const c = lendRuns(u, 10);
+    expect(c.buffer).not.toBe(a.buffer);
+    giveBackRuns(a);
+    const d = lendRuns(u, 10);
+    expect(d.buffer).toBe(a.buffer);
+    expect([...d]).toEqual([...tokenRuns(u, 10)]);
+    giveBackRuns(d);
+  });
+
+  test("a shorter text in the kept list reads only its own runs", () => {
+    const long = codeUnits("q0123456789abcdef ".repeat(400));
+    giveBackRuns(lendRuns(long, 10));
+    const short = codeUnits("one 0123456789abcdefg two");
+    const r = lendRuns(short, 10);
+    expect([...r]).toEqual([...tokenRuns(short, 10)]);
+    giveBackRuns(r);
   });
 });
