@@ -280,35 +280,12 @@ function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly nu
     for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);
     return;
   }
-  // Several keywords: visit positions in order so rule memos stay valid (at one position, in the
-  // rule's keyword order). Each hit packed as position * K + keyword into one typed array and
-  // sorted natively: a [position, keyword] pair per hit, sorted by a comparator, cost the
-  // key/value rule's 48,000 hits in a dense 5 MB a tenth of its time.
-  const kws = rule.keywords;
-  const K = kws.length;
-  let total = 0;
-  let only = -1;
-  for (let k = 0; k < K; k++) {
-    const n = hits.get(kws[k]!)?.length ?? 0;
-    if (n > 0) only = total === 0 ? k : -1;
-    total += n;
-  }
-  if (total === 0) return;
-  if (only >= 0) {
-    const kw = kws[only]!;
-    for (const p of hits.get(kw)!) rule.scan(ctx, p, kw);
-    return;
-  }
-  // Exact in a double: positions below 2^31, at most 2^10 keywords.
-  const packed = new Float64Array(total);
-  let at = 0;
-  for (let k = 0; k < K; k++) for (const p of hits.get(kws[k]!) ?? NONE) packed[at++] = p * K + k;
-  packed.sort();
-  for (let i = 0; i < total; i++) {
-    const v = packed[i]!;
-    const k = v % K;
-    rule.scan(ctx, (v - k) / K, kws[k]!);
-  }
+  // Several keywords: visit positions in order so rule memos stay valid.
+  const merged: [number, string][] = [];
+  for (const kw of rule.keywords) for (const p of hits.get(kw) ?? NONE) merged.push([p, kw]);
+  if (merged.length === 0) return;
+  if (merged.length > 1) merged.sort((x, y) => x[0] - y[0]);
+  for (const [p, kw] of merged) rule.scan(ctx, p, kw);
 }
 
 /** A resolved, non-overlapping span to replace. */
