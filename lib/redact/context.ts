@@ -238,20 +238,12 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
-  if (!spent && !plausibleSecret(value, cls.password, lastLetters(key), cls.strict, v.bare === true)) return;
+  if (!spent && !plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;
   ctx.out.push(f ?? { from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
 }
-
-/** The letters after a key's last non-letter (`DB_PASSWORD` -> `PASSWORD`, `pass2` -> ``): `key.split(/[^A-Za-z]+/).pop()` without the array. */
-function lastLetters(key: string): string {
-  let i = key.length;
-  while (i > 0 && isLetter(key.charCodeAt(i - 1))) i--;
-  return i === 0 ? key : key.slice(i);
-}
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [

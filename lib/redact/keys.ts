@@ -377,8 +377,6 @@ const SIMPLE_WORDS = new Set([
   "nullable", "env", "await", "async", "function", "return", "yield", "typeof", "require", "import", "const", "self",
   "this", "cls", "new", "lambda", "class", "extends", "static", "super", "let", "var", "nan", "password123", "12345678", "123456", "abcdef", "abcdefgh", "qwerty", "letmein", "asdfasdf",
 ]);
-/** The longest of SIMPLE_WORDS: a longer value is none of them. */
-const SIMPLE_LONGEST = Math.max(...[...SIMPLE_WORDS].map((w) => w.length));
 
 /**
  * Value characters a rule that weighs values (plausibleSecret) reads in one
@@ -443,12 +441,9 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Interpolation anywhere (`Bearer ${token}`, `{{ .Values.x }}`, `$(cat f)`) is code, not a literal.
   if (/\$\{|\{\{|\$\(|%\(\w+\)s/.test(v)) return false;
   if (PLACEHOLDER.test(v)) return false;
-  // Lowercased only when a comparison below can hold: lowercasing never shortens a string, and
-  // lengthens one only by `İ`'s dot (so a lowercased key is at most twice its length).
-  let lowered: string | undefined;
-  const lower = (): string => (lowered ??= v.toLowerCase());
-  if (n <= SIMPLE_LONGEST && SIMPLE_WORDS.has(lower())) return false;
-  if (keyName && n <= 2 * keyName.length && lower() === keyName.toLowerCase()) return false;
+  const lower = v.toLowerCase();
+  if (SIMPLE_WORDS.has(lower)) return false;
+  if (keyName && lower === keyName.toLowerCase()) return false;
   if (/^(.)\1*$/.test(v)) return false;
   if (/^[x*0#.\s-]+$/i.test(v)) return false;
   // Function calls, indexers, dotted identifier paths: code, not a literal.
@@ -492,7 +487,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Tokens have no spaces (passwords may).
   if (/\s/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
-  if (n <= 26 && ("abcdefghijklmnopqrstuvwxyz".includes(lower()) || "0123456789".includes(lower()))) return false;
+  if ("abcdefghijklmnopqrstuvwxyz".includes(lower) || "0123456789".includes(lower)) return false;
   const h = entropy(v);
   // Digits alone hold at most log2(10) = 3.32 bits each, and 16-20 random ones measure about 3.0:
   // their floor is below that, or half of all random numeric keys would be turned away.
