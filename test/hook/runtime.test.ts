@@ -169,3 +169,18 @@ test("a command that prints a secret: its output is redacted on disk, however pl
   // Two secrets of two kinds, and which line is which is not known: the kind says only "secret".
   expect(rec.output.stdout).toMatch(/^\[REDACTED:generic-secret:[0-9a-f]{4}\]\n\[REDACTED:generic-secret:[0-9a-f]{4}\]\n$/);
 });
+
+test("a password a script prints alone on its line, symbols and all, does not reach disk", async () => {
+  // No label, and a command that names no secret: only the line's shape says what it is.
+  const password = "dB2yF6@qL9vZm1P#4J";
+  const r = await run(["post-tool-use"], {
+    stdin: postToolUse("alone", { tool_input: { command: "./scripts/new-db-user.sh app" }, tool_response: { stdout: `created role app\n${password}\nstore it now\n`, stderr: "" } }),
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBe(0);
+  const text = await Bun.file(join(home, "sessions", "alone.jsonl")).text();
+  expect(text).not.toContain(password);
+  const rec = recordsIn(home, "alone.jsonl")[0]! as { output: { stdout: string } };
+  expect(rec.output.stdout).toMatch(/^created role app\n\[REDACTED:password:[0-9a-f]{4}\]\nstore it now\n$/);
+});
