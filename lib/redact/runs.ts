@@ -145,6 +145,14 @@ for (let c = 48; c <= 57; c++) BIT[c] = RUN_DIGIT;
 for (let c = 65; c <= 90; c++) ((BIT[c] = RUN_UPPER), (LETTER[c] = 1));
 for (let c = 97; c <= 122; c++) ((BIT[c] = RUN_LOWER), (LETTER[c] = 1));
 BIT[61] = RUN_EQUALS;
+/**
+ * The three tables above in one byte per unit below 128, for the loop that
+ * reads every unit of a text: bit 7 set for a token character, its class
+ * bits below, and bit 4 (the letter count's unit) for a letter. One load
+ * where the loop made three.
+ */
+const UNIT = new Uint8Array(128);
+for (let c = 0; c < 128; c++) UNIT[c] = TOKEN[c] ? 0x80 | BIT[c]! | (LETTER[c]! << LETTERS_SHIFT) : 0;
 
 /**
  * Every maximal run of token characters of at least `min` units, as flat
@@ -167,25 +175,27 @@ export function tokenRuns(u: Uint16Array, min: number, into?: Int32Array<ArrayBu
   let i = 0;
   while (i < len) {
     const c = u[i]!;
-    if (c >= 128 || TOKEN[c] === 0) {
+    if (c >= 128 || UNIT[c] === 0) {
       i++;
       continue;
     }
     const a = i;
+    // Class bits OR-ed in the low nibble; 16 summed per letter (bit 4), divided out below.
     let bits = 0;
-    let letters = 0;
+    let sum = 0;
     for (; i < len; i++) {
       const d = u[i]!;
-      if (d >= 128 || TOKEN[d] === 0) break;
+      const k = d < 128 ? UNIT[d]! : 0;
+      if (k === 0) break;
       // Table lookups, not branches: inside a random token every class branch is mispredicted.
-      bits |= BIT[d]!;
-      letters += LETTER[d]!;
+      bits |= k;
+      sum += k & 0x10;
     }
     if (i - a < min) continue;
     if (n + 3 > out.length) out = doubled(out);
     out[n++] = a;
     out[n++] = i;
-    out[n++] = (Math.min(letters, LETTERS_CAP) << LETTERS_SHIFT) | bits;
+    out[n++] = (Math.min(sum / 16, LETTERS_CAP) << LETTERS_SHIFT) | (bits & 0x0f);
   }
   return out.subarray(0, n);
 }
