@@ -385,8 +385,14 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
   const count = variants.length + 1;
   const forms: Variant[] = [variants[0]!];
   const formKeys = new Int32Array(count);
-  // Groups by head; a group's lengths, kept distinct (a form's length is at most COPY_MAX's base64).
-  const groupOf = new Map<number, number>();
+  // Groups by head, found through the table the search reads (open addressing on the head's top
+  // bits, at most a quarter full: a chance start ends at an empty slot); a Map of heads cost more
+  // than the rest of the build. A group's lengths are kept distinct (a form's length is at most
+  // COPY_MAX's base64).
+  const groupLog = tableLog(variants.length * 4);
+  const groupSlots = new Int32Array(1 << groupLog);
+  const groupShift = 32 - groupLog;
+  const groupMask = groupSlots.length - 1;
   const heads: number[] = [0];
   const lengths: number[][] = [[]];
   for (const v of variants) {
@@ -395,10 +401,15 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
     const f = forms.length;
     forms.push(v);
     const h = mix8(key4(t, 0), key4(t, 4));
-    let g = groupOf.get(h);
-    if (g === undefined) {
+    let slot = h >>> groupShift;
+    let g = groupSlots[slot]!;
+    while (g !== 0 && heads[g] !== h) {
+      slot = (slot + 1) & groupMask;
+      g = groupSlots[slot]!;
+    }
+    if (g === 0) {
       g = heads.length;
-      groupOf.set(h, g);
+      groupSlots[slot] = g;
       heads.push(h);
       lengths.push([]);
     }
@@ -407,21 +418,13 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
     formKeys[f] = mix3(h, t.length, key4(t, t.length - 4));
   }
   const groups = heads.length - 1;
-  // Open addressing at most a quarter full: a chance start ends at an empty slot.
-  const groupLog = tableLog(groups * 4);
-  const groupSlots = new Int32Array(1 << groupLog);
-  const groupShift = 32 - groupLog;
   const groupHeads = new Int32Array(groups + 1);
   const lenOff = new Int32Array(groups + 1);
   let total = 0;
   for (let g = 1; g <= groups; g++) total += lengths[g]!.length;
   const lenFlat = new Int32Array(total);
   for (let g = 1, at = 0; g <= groups; g++) {
-    const h = heads[g]!;
-    groupHeads[g] = h;
-    let slot = h >>> groupShift;
-    while (groupSlots[slot] !== 0) slot = (slot + 1) & (groupSlots.length - 1);
-    groupSlots[slot] = g;
+    groupHeads[g] = heads[g]!;
     for (const len of lengths[g]!) lenFlat[at++] = len;
     lenOff[g] = at;
   }
