@@ -14,7 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "../runtime/builtins.ts";
-import { err, fail, out } from "../cli/print.ts";
+import { err, fail, out, stdoutPieces } from "../cli/print.ts";
 import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
 import { loadConfig } from "../config/load.ts";
@@ -136,7 +136,12 @@ function redactOne(
 ): number {
   if (several && opts.explain) out(`${name}:\n`);
   if (!opts.json) {
-    out(opts.explain ? describe(redactor.explainText!(input).found, false) : redactor.text(input));
+    if (opts.explain) out(describe(redactor.explainText!(input).found, false));
+    else {
+      const w = stdoutPieces();
+      redactor.textTo!(input, w.put);
+      w.end();
+    }
     return 0;
   }
   const parsed = parseJsonInput(input);

@@ -26,7 +26,7 @@
 import { dataDir } from "../config/paths.ts";
 import { Copies } from "./copies.ts";
 import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
-import { BUILTIN_RULES, type ExtraRule, innerScanner, render, resolve, scan, type Segment } from "./engine.ts";
+import { BUILTIN_RULES, type ExtraRule, innerScanner, render, renderTo, resolve, scan, type Segment } from "./engine.ts";
 import { type FingerprintKey, keyedDigest, lazyKey, loadFingerprintKey, makeTagger } from "./fingerprint.ts";
 import { classifyKey, plausibleSecret } from "./keys.ts";
 import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
@@ -93,6 +93,12 @@ export interface Found {
 export interface Redactor {
   text(s: string): string;
   value(v: unknown): unknown;
+  /**
+   * Like `text`, handing the output to `put` in the pieces it is made of
+   * (engine.ts renderTo): for a writer that encodes as it goes, without the
+   * whole output ever held as one string.
+   */
+  textTo?(s: string, put: (piece: string) => void): void;
   /** Like `text`/`value`, also listing what was found where (for `tracegate redact --explain`). */
   explainText?(s: string): { output: string; found: Found[] };
   explainValue?(v: unknown): { output: unknown; found: Found[] };
@@ -293,8 +299,12 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     return segs.length === 0 && units === undefined ? NO_SEGS : { segs, units };
   };
 
-  /** Pass 2 for one string: its own segments plus every copy of a secret found anywhere in the call. */
-  const renderString = (s: string, plan: Plan, path: string, call: Call): string => {
+  /**
+   * Pass 2 for one string: its own segments plus every copy of a secret found
+   * anywhere in the call, listed for `--explain`; or, for a string redacted
+   * whole, its replacement.
+   */
+  const finalSegments = (s: string, plan: Plan, path: string, call: Call): readonly Segment[] | string => {
     const found = call.found;
     if (plan.whole) {
       const f: Found = { path, line: 1, column: 1, kind: plan.whole.kind, rule: plan.whole.within ? "decoded" : "label", length: s.length, checksum: false };
@@ -309,7 +319,11 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
         found.push(g.within ? { ...f, within: g.within } : g.tag !== undefined ? { ...f, copy: true } : f);
       });
     }
-    return render(s, segs, tag);
+    return segs;
+  };
+  const renderString = (s: string, plan: Plan, path: string, call: Call): string => {
+    const segs = finalSegments(s, plan, path, call);
+    return typeof segs === "string" ? segs : render(s, segs, tag);
   };
 
   /**
@@ -383,6 +397,17 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       giveBackUnits(plan?.units);
     }
   };
+  const redactTextTo = (s: string, call: Call, put: (piece: string) => void): void => {
+    let plan: Plan | undefined;
+    try {
+      plan = planString(s, call);
+      const segs = finalSegments(s, plan, "$", call);
+      if (typeof segs === "string") put(segs);
+      else renderTo(s, segs, tag, put);
+    } finally {
+      giveBackUnits(plan?.units);
+    }
+  };
 
   // One decode budget per call: rescans of decoded values stay bounded however
   // many containers a record holds.
@@ -390,6 +415,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const redactor = (shared?: Copies): Redactor => ({
     digest,
     text: (s) => redactText(s, newCall(undefined, shared)),
+    textTo: (s, put) => redactTextTo(s, newCall(undefined, shared), put),
     value: (v) => redactValue(v, newCall(undefined, shared)),
     explainText(s) {
       const found: Found[] = [];

@@ -24,6 +24,18 @@ async function run(args: string[], stdin: string): Promise<{ code: number; out: 
 
 const g = new Gen(rng(99));
 
+/** stdout as bytes: a text decode would hide a wrong byte (an encoded half of a surrogate pair). */
+async function runBytes(stdin: string): Promise<{ code: number; out: Uint8Array }> {
+  const p = Bun.spawn([process.execPath, MAIN, "redact"], {
+    stdin: new TextEncoder().encode(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TRACEGATE_HOME: home, TRACEGATE_CONFIG: join(home, "none.jsonc") },
+  });
+  const [out, code] = await Promise.all([new Response(p.stdout).arrayBuffer(), p.exited]);
+  return { code, out: new Uint8Array(out) };
+}
+
 describe("tracegate redact", () => {
   test("raw text: secrets replaced, the rest byte-for-byte", async () => {
     const pw = g.s(A.b62, 16);
@@ -34,6 +46,32 @@ describe("tracegate redact", () => {
     expect(leak(r.out, pw)).toBeUndefined();
     expect(leak(r.out, tok.slice(4))).toBeUndefined();
     expect(r.out).toMatch(/^# \.env\nDB_PASSWORD=\[REDACTED:password:[0-9a-f]{4}\]\nGITHUB_TOKEN=ghp_\[REDACTED:github-pat:[0-9a-f]{4}\]\nLOG_LEVEL=debug\n$/);
+  });
+
+  // The output is written in pieces, each encoded as it comes (lib/cli/print.ts stdoutPieces), not
+  // built as one string: every byte must still be what encoding redactor.text()'s output gives,
+  // with surrogate pairs astride the 65,536-unit cuts and secrets between them.
+  test("a large output written in pieces is byte for byte the redacted text", async () => {
+    const parts: string[] = [];
+    let len = 0;
+    while (len < 700_000) {
+      const line = g.int(0, 9) === 0 ? `DB_PASSWORD=${g.s(A.b62, 18)}\n` : `${"x".repeat(g.int(10, 200))} \u{1F600} café ${g.s(A.lownum, 8)}\n`;
+      parts.push(line);
+      len += line.length;
+    }
+    // A first piece of 300 K units with no secret, a pair astride each 65,536-unit cut of it, then the
+    // lines with secrets, and a lone surrogate.
+    let head = "plain text, nothing to find here\n".repeat(9400);
+    for (let cut = 65_535; cut < head.length; cut += 65_536) head = `${head.slice(0, cut)}\u{1F680}${head.slice(cut)}`;
+    const input = `${head}${parts.join("")}lone \ud800 end\n`;
+    const r = await runBytes(input);
+    expect(r.code).toBe(0);
+    const { createRedactor } = await import("../../lib/redact/index.ts");
+    const { readFileSync } = await import("node:fs");
+    const expected = Buffer.from(createRedactor({ fingerprintKey: readFileSync(join(home, "redact.key")) }).text(input), "utf8");
+    expect(r.out.length).toBe(expected.length);
+    expect(Buffer.compare(Buffer.from(r.out), expected)).toBe(0);
+    expect(new TextDecoder().decode(r.out)).toContain("[REDACTED:password:");
   });
 
   test("--json: keys give context; JSON Lines work too", async () => {
