@@ -253,7 +253,10 @@ const ARN_HEAD = /[au]rn:/i;
 /** `[\s"']`: what JavaScript's `\s` matches, and the two quotes. */
 export function spaceOrQuote(c: number): boolean {
   if (c === 32 || c === 34 || c === 39 || (c >= 9 && c <= 13)) return true;
-  if (c < 160) return false;
+  return c >= 160 && wideSpace(c);
+}
+/** What JavaScript's `\s` matches above U+007F. */
+export function wideSpace(c: number): boolean {
   return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 

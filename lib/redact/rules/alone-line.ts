@@ -19,7 +19,7 @@
  * A string of one line is left alone: a JSON value is the value walk's to
  * judge by its key.
  */
-import { entropy, plausibleSecret } from "../keys.ts";
+import { entropy, plausibleSecret, wideSpace } from "../keys.ts";
 import { codeUnits } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 import { wordCover } from "./entropy.ts";
@@ -31,8 +31,8 @@ const PRIORITY = 0.5;
 /** The most of the word that letter runs reading as words may cover (entropy.ts wordCover). */
 const WORDS_MAX = 0.4;
 
-/** JavaScript's `\s` but for line breaks (a line holds none): ASCII first, the rest only above 127. */
-const isSpace = (c: number): boolean => (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+/** JavaScript's `\s`: ASCII first, the rest only above 127. */
+const isSpace = (c: number): boolean => (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c > 127 && wideSpace(c));
 
 /** Characters that end code or structure when they end the word, or open it. */
 const CODE_END = /[;{},(\[:)\].]$/;
