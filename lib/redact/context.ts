@@ -135,6 +135,9 @@ function labelSeparatorBefore(s: string, a: number): boolean {
   return c === 58 || c === 61;
 }
 
+/** An environment variable's name as env files, `export` and Dockerfile `ENV` lines write it. */
+const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+
 const CLOSERS = new Set([...",)]}"].map((c) => c.charCodeAt(0)));
 // An identifier or member path (`self.consumer.secret`, `resource_owner_key`).
 const NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -238,7 +241,11 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
-  if (!spent && !plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true)) return;
+  // A bare word is a reference in code (`password = userPassword`), but in an env file it is the
+  // value itself (`DB_PASSWORD=CorrectHorseBattery`): an environment name opening its line, `=` right
+  // after it, is judged as a quoted value is.
+  const literal = v.bare === true && s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
+  if (!spent && !plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true && !literal)) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

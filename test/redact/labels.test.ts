@@ -441,3 +441,35 @@ describe("names built of pieces (release_2024_01_05, GEMMA_4_26B_A4B_IT_MODEL)",
     gone(`secret token ${t}\n`, t);
   });
 });
+
+describe("env files: a bare word after an environment name is the value", () => {
+  // In code a bare word is a reference (`password = userPassword`); in an env file, `export` or a
+  // Dockerfile `ENV` line, `NAME=word` sets the variable to that word.
+  for (const line of [
+    "DB_PASSWORD=CorrectHorseBattery",
+    "export DB_PASSWORD=CorrectHorseBattery",
+    "ENV DB_PASSWORD=CorrectHorseBattery",
+    "  DB_PASSWORD=correct_horse_battery",
+    "ADMIN_PASS=StaplesAndHorses",
+  ]) {
+    test(line, () => {
+      const out = r.text(`${line}\nLOG_LEVEL=debug\n`);
+      expect(out).not.toMatch(/CorrectHorseBattery|correct_horse_battery|StaplesAndHorses/);
+      expect(out).toMatch(/=\[REDACTED:password:[0-9a-f]{4}\]\nLOG_LEVEL=debug\n$/);
+    });
+  }
+  for (const line of [
+    "password = CorrectHorseBattery", // code: an assignment from a name
+    "PASSWORD = Config.password", // code, spaced
+    "db_password=userPassword", // not an environment name
+    "DB_PASSWORD=${SECRET_FROM_VAULT}",
+    "DB_PASSWORD=changeme",
+    "DB_PASSWORD=",
+    "  password: hashedPassword,",
+  ]) {
+    test(`stays: ${line}`, () => {
+      const text = `${line}\nLOG_LEVEL=debug\n`;
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
