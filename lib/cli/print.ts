@@ -28,6 +28,8 @@ function writeBytes(fd: number, buf: Uint8Array, n: number): boolean {
 
 /** How much of a piece is encoded at once (UTF-16 units; at most three bytes each). */
 const PIECE_UNITS = 1 << 16;
+/** The kept output buffer: five parts' worth at three bytes a unit, so one always fits after a flush. */
+const PIECE_BUFFER_BYTES = 5 * 3 * PIECE_UNITS;
 
 /**
  * Stdout for output made of many pieces (`tracegate redact` on megabytes):
@@ -46,7 +48,7 @@ const PIECE_UNITS = 1 << 16;
  * ```
  */
 export function stdoutPieces(): { put(piece: string): void; end(): void } {
-  const buf = Buffer.allocUnsafe(3 * PIECE_UNITS * 5);
+  const buf = Buffer.allocUnsafe(PIECE_BUFFER_BYTES);
   let n = 0;
   let gone = false;
   const flush = (): void => {

@@ -50,18 +50,29 @@ const DIGEST = /^(?:sha\d{0,3}|md5|h1)[-:~]/i;
 const ENCLOSED = /^[[(<{].*[\])>}]$/;
 
 /**
- * Whether `t` (one word, no spaces) has the shape of a password printed alone
- * on its line; aloneLines also asks that it not be mostly words.
+ * Whether `t` (one word, no spaces) is a password printed alone on its line:
+ * the test aloneLines makes of each one-word line.
  *
  * @example
  * ```ts
- * looksLikeLonePassword("dB2yF6@qL9vZm1P#4J"); // true
- * looksLikeLonePassword("user@example.com");   // false
- * looksLikeLonePassword("getUser(id);");       // false
+ * looksLikeLonePassword("dB2yF6@qL9vZm1P#4J");      // true
+ * looksLikeLonePassword("user@example.com");        // false
+ * looksLikeLonePassword("getUser(id);");            // false
+ * looksLikeLonePassword("ssl-cert:x:103:postgres"); // false (words)
  * ```
  */
 export function looksLikeLonePassword(t: string): boolean {
-  return classesFit(codeUnits(t), 0, t.length) && shapeFits(t);
+  return lonePassword(t, codeUnits(t), 0, t.length);
+}
+
+/**
+ * `s[from..to)` (its code units `u`) as looksLikeLonePassword judges it: the
+ * classes first, from code units, then whether words cover it (words joined by
+ * symbols, `Memcheck:Value8`, `site-policy@w3.org`, are names: random
+ * characters hold no word of any length), and last its shape, from a slice.
+ */
+function lonePassword(s: string, u: Uint16Array, from: number, to: number): boolean {
+  return classesFit(u, from, to) && wordCover(u, from, to, WORDS_MAX) <= WORDS_MAX && shapeFits(s.slice(from, to));
 }
 
 /**
@@ -140,11 +151,7 @@ function aloneLines(ctx: ScanCtx): void {
     let w = x;
     while (w > a && isSpace(u[w - 1]!)) w--;
     if (w > a) continue;
-    // Words joined by symbols (`ssl-cert:x:103:postgres`, `Memcheck:Value8`, `site-policy@w3.org`)
-    // are names, not a password: random characters hold no word of any length.
-    if (classesFit(u, x, y) && wordCover(u, x, y, WORDS_MAX) <= WORDS_MAX && shapeFits(s.slice(x, y))) {
-      ctx.out.push({ from: x, start: x, end: y, kind: "password", priority: PRIORITY });
-    }
+    if (lonePassword(s, u, x, y)) ctx.out.push({ from: x, start: x, end: y, kind: "password", priority: PRIORITY });
   }
 }
 
