@@ -42,6 +42,9 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["fly.io token heads in one long run: -fm2_-fm2_…", fill("-fm2_")],
     ["GitHub ghs_ heads in one long run: -ghs_1_-ghs_1_…", fill("-ghs_1_")],
     ["command-line flags with no command: -p -p -p …", fill(" -p ")],
+    // Every line one symbol-bearing word the alone-line rule must judge whole.
+    ["one-word password-shaped lines: aB3$cD4%eF5^gH6&", fill("aB3$cD4%eF5^gH6&\n")],
+    ["one-word lines that fail late: dev@Laptop-7:~/proj$", fill("dev@Laptop-7:~/proj$\n")],
   ] as const) {
     test(name, () => {
       cost(log);
