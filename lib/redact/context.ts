@@ -162,6 +162,85 @@ function assignmentLine(s: string, keyStart: number): boolean {
   return keyStart - lineStart <= 16 && ASSIGNMENT_HEAD.test(s.slice(lineStart, keyStart));
 }
 
+/**
+ * Whether the bare value at `s[keyStart..valueEnd)` is a YAML block
+ * mapping's `key: value` line: the key opens its line (after indentation and
+ * a list's `- `), `: ` follows it, the value ends the line (but for a `#`
+ * comment), and the lines above are YAML too: the parent (the nearest line
+ * indented less) is a `key:` with nothing after it, and the siblings between
+ * are entries, not code. A Python class body, a TypeScript interface, a
+ * GraphQL type or an object literal opens with `class X:`, `{` or `(`, and
+ * those keep `password: HashedPassword` a type or a reference.
+ */
+function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd: number): boolean {
+  const s = ctx.s;
+  if (s.charCodeAt(keyEnd) !== 58 || (s.charCodeAt(keyEnd + 1) !== 32 && s.charCodeAt(keyEnd + 1) !== 9)) return false;
+  let e = valueEnd;
+  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
+  const after = s.charCodeAt(e);
+  if (!(e >= s.length || after === 10 || after === 13 || (after === 35 && e > valueEnd))) return false;
+  let lineStart = keyStart;
+  while (lineStart > 0 && keyStart - lineStart <= YAML_INDENT_MAX && s.charCodeAt(lineStart - 1) !== 10) lineStart--;
+  if (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 10) return false;
+  const head = YAML_HEAD.exec(s.slice(lineStart, keyStart));
+  if (!head) return false;
+  // The column the block's keys start at (a list item's dash, when the key follows one).
+  let indent = head[1]!.length;
+  const judged = { line: lineStart, indent };
+  // The lines above, nearest first, until the parent or the start of the text.
+  let end = lineStart - 1;
+  for (let seen = 0; end > 0 && seen < YAML_LINES_MAX; seen++) {
+    const start = s.lastIndexOf("\n", end - 1) + 1;
+    if (end - start > YAML_LINE_MAX) return false;
+    const line = s.slice(start, end);
+    end = start - 1;
+    const m = YAML_LINE.exec(line);
+    if (!m) continue; // blank or a comment
+    const at = m[1]!.length;
+    // `- name: x` over `  password: …`: the list item this mapping is, a sibling; its list's level is the dash's.
+    if (m[2] !== undefined && at + 2 === indent) {
+      if (!YAML_ENTRY.test(line)) return false;
+      indent = at;
+      continue;
+    }
+    if (at > indent) continue; // inside a sibling's block
+    if (at < indent) return yamlJudged(ctx, judged, YAML_PARENT.test(line));
+    if (!YAML_ENTRY.test(line)) return false;
+    // A sibling already judged a YAML value at this indentation: the lines above it are the same.
+    if (start === ctx.memo.yamlLine && indent === ctx.memo.yamlIndent) return yamlJudged(ctx, judged, true);
+  }
+  // No parent: a top-level mapping, when nothing above it was code.
+  return yamlJudged(ctx, judged, end <= 0);
+}
+
+/** Remembers a line yamlValueLine found a YAML value on, so the next sibling stops there: a block of N passwords reads N lines, not N x 32. */
+function yamlJudged(ctx: ScanCtx, judged: { line: number; indent: number }, yes: boolean): boolean {
+  if (yes) {
+    ctx.memo.yamlLine = judged.line;
+    ctx.memo.yamlIndent = judged.indent;
+  }
+  return yes;
+}
+
+/** Indentation, then a list item's dash, before a YAML key. */
+const YAML_HEAD = /^([ \t]*)(?:- )?$/;
+const YAML_INDENT_MAX = 64;
+/** How far up yamlValueLine reads: lines, and the longest line it reads whole. */
+const YAML_LINES_MAX = 32;
+const YAML_LINE_MAX = 256;
+/** A line with something on it (its indentation in group 1) that is not a comment. */
+const YAML_LINE = /^([ \t]*)(- )?[^\s#]/;
+/** A mapping key with nothing after it: what a block of `key: value` lines hangs under. */
+const YAML_PARENT = /^[ \t]*(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):[ \t]*(?:#.*)?\r?$/;
+/** A sibling entry: `key: value` or `- item`, not code (a trailing `,` `;` `{` `(` or `)`). */
+const YAML_ENTRY = /^[ \t]*(?:- .*|(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):(?:[ \t].*)?)(?<![,;{(\[)])\r?$/;
+/**
+ * The bare words only a YAML line makes a value: a plain name (`CorrectHorseBattery`,
+ * `correct_horse_battery`), which in code is a reference. Anything else is judged as it was
+ * (an alias `*name`, a tag `!vault`, a member path `PropTypes.string` stay what they are).
+ */
+const BARE_NAME = /^[A-Za-z_][\w$]*$/;
+
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
 const VALUE_AFTER = /(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]/iy;
 
@@ -244,8 +323,17 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // A bare word is a reference in code (`password = userPassword`), but in an env file it is the
   // value itself (`DB_PASSWORD=CorrectHorseBattery`): an environment name opening its line, `=` right
   // after it, is judged as a quoted value is.
+  // The same in a YAML file (`password: CorrectHorseBattery` under `database:`), where lines of
+  // code (`password: hashedPassword,` in an object literal, a class body's annotation) keep it a name
+  // (yamlValueLine).
   const literal = v.bare === true && s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
-  if (!spent && !plausibleSecret(value, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict, v.bare === true && !literal)) return;
+  const lastWord = key.split(/[^A-Za-z]+/).pop();
+  if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true && !literal)) {
+    // Asked only of a name the bare test turned away, since it reads the lines above.
+    // Passwords only: other keys' values must look like tokens, which a bare word never does.
+    const yaml = v.bare === true && cls.password && s.charCodeAt(b) === 58 && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && yamlValueLine(ctx, keyStart, b, v.end);
+    if (!yaml) return;
+  }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

@@ -45,6 +45,9 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     // Every line one symbol-bearing word the alone-line rule must judge whole.
     ["one-word password-shaped lines: aB3$cD4%eF5^gH6&", fill("aB3$cD4%eF5^gH6&\n")],
     ["one-word lines that fail late: dev@Laptop-7:~/proj$", fill("dev@Laptop-7:~/proj$\n")],
+    // Each YAML password line reads the lines above it for a parent.
+    ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
+    ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],
   ] as const) {
     test(name, () => {
       cost(log);

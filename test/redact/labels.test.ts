@@ -442,6 +442,41 @@ describe("names built of pieces (release_2024_01_05, GEMMA_4_26B_A4B_IT_MODEL)",
   });
 });
 
+describe("YAML: a bare word under a password key is the value", () => {
+  // In code `password: hashedPassword` names a variable or a type; in a YAML block mapping the
+  // word is the string itself. What decides is the lines above: a parent `key:` or YAML siblings.
+  for (const [name, text] of [
+    ["docker compose", "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: CorrectHorseBattery\n"],
+    ["spring", "spring:\n  datasource:\n    url: jdbc:postgresql://db/app\n    username: app\n    password: CorrectHorseBattery\n"],
+    ["a list item's mapping", "users:\n  - name: admin\n    password: CorrectHorseBattery\n  - name: ci\n"],
+    ["a compact list", "users:\n- name: admin\n  password: CorrectHorseBattery\n"],
+    ["after a comment and a blank line", "database:\n  # production\n\n  host: db\n  password: CorrectHorseBattery # rotate monthly\n"],
+    ["top level", "host: db\nadmin_password: CorrectHorseBattery\n"],
+  ] as const) {
+    test(name, () => {
+      const out = r.text(text);
+      expect(out).not.toContain("CorrectHorseBattery");
+      expect(out).toMatch(/password: \[REDACTED:password:[0-9a-f]{4}\]/i);
+      // Only the value goes.
+      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
+    });
+  }
+  for (const [name, text] of [
+    ["a Python class body", "@dataclass\nclass User:\n    name: str\n    password: HashedPassword\n"],
+    ["a GraphQL type", "type User {\n  id: ID!\n  password: HashedPassword\n  name: String\n}\n"],
+    ["a TypeScript interface without semicolons", "interface User {\n  name: string\n  password: HashedPassword\n}\n"],
+    ["an object literal's last property", "const cfg = {\n  user: 'a',\n  password: userPassword\n}\n"],
+    ["a parameter list", "def login(\n    user: str,\n    password: SecretValue\n):\n"],
+    ["a YAML alias", "defaults:\n  password: *sharedPassword\n"],
+    ["a member path", "props:\n  password: PropTypes.string\n"],
+    ["a key that is not a password's", "steps:\n  - uses: actions/checkout@v4\n    with:\n      token: GitHubToken\n"],
+  ] as const) {
+    test(`stays: ${name}`, () => {
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
+
 describe("env files: a bare word after an environment name is the value", () => {
   // In code a bare word is a reference (`password = userPassword`); in an env file, `export` or a
   // Dockerfile `ENV` line, `NAME=word` sets the variable to that word.
