@@ -20,8 +20,12 @@ export const RB = String.raw`(?![A-Za-z0-9_])`;
 export interface RegexRuleOpts {
   /** Chars before the keyword where the match starts (keyword inside the token). */
   readonly back?: number;
-  /** Capture group holding the secret part; text before it in the match is kept. Default 1. */
-  readonly group?: number;
+  /**
+   * Capture group holding the secret part; text before it in the match is
+   * kept. Default 1. A function picks it per match, for a pattern whose
+   * alternatives hold the secret in different groups (quoted or bare).
+   */
+  readonly group?: number | ((m: RegExpExecArray) => number);
   readonly flags?: string;
   readonly priority?: number;
   /** Extra check on the secret (entropy floor for generic families). */
@@ -112,9 +116,10 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
       // Later keyword hits inside this match add nothing and would make
       // `sk-sk-sk-…` quadratic.
       ctx.memo[memoKey] = end;
-      const span = m.indices?.[group];
+      const g = typeof group === "number" ? group : group(m);
+      const span = m.indices?.[g];
       if (!span) return;
-      const secret = m[group]!;
+      const secret = m[g]!;
       // All one repeated character (`ghp_xxxx…`) is a docs placeholder, not a token.
       if (/^(.)\1*$/.test(secret)) return;
       if (o.accept && !o.accept(secret, m)) return;

@@ -19,6 +19,10 @@ import { afterVerbRule } from "./rules/after-verb.ts";
 import { printedRule } from "./rules/printed.ts";
 import { labelLineRule } from "./rules/label-line.ts";
 import { aloneLineRule } from "./rules/alone-line.ts";
+import { STDIN_RULES } from "./rules/stdin.ts";
+import { SETTER_RULES } from "./rules/setter.ts";
+import { CONNECTION_RULES } from "./rules/connection.ts";
+import { ciMaskRule } from "./rules/ci-mask.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -29,6 +33,10 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [printedRule, "printed"],
   [labelLineRule, "label-line"],
   [aloneLineRule, "alone-line"],
+  ...STDIN_RULES.map((r) => [r, "stdin"] as [Rule, string]),
+  ...SETTER_RULES.map((r) => [r, "setter"] as [Rule, string]),
+  ...CONNECTION_RULES.map((r) => [r, "connection"] as [Rule, string]),
+  [ciMaskRule, "ci-mask"],
 ]);
 
 /** Every structural rule. */
@@ -48,4 +56,8 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   printedRule,
   labelLineRule,
   aloneLineRule,
+  ...STDIN_RULES,
+  ...SETTER_RULES,
+  ...CONNECTION_RULES,
+  ciMaskRule,
 ];

@@ -184,3 +184,26 @@ test("a password a script prints alone on its line, symbols and all, does not re
   const rec = recordsIn(home, "alone.jsonl")[0]! as { output: { stdout: string } };
   expect(rec.output.stdout).toMatch(/^created role app\n\[REDACTED:password:[0-9a-f]{4}\]\nstore it now\n$/);
 });
+
+test("a secret an agent's command hands over (stdin, a setter, a YAML value) does not reach disk", async () => {
+  // Shapes with no token-like value and no key/value pair: what reads the word, or the call
+  // that sets it, or the YAML line it ends, says what it is.
+  const password = "Xk9mQ2vL7pR4tW8z";
+  const phrase = "CorrectHorseBattery";
+  const command = `echo ${password} | docker login -u me --password-stdin registry.example.com`;
+  const r = await run(["post-tool-use"], {
+    stdin: postToolUse("handed", {
+      tool_input: { command },
+      tool_response: { stdout: `define('DB_PASSWORD', '${password}');\ndatabase:\n  user: app\n  password: ${phrase}\n`, stderr: "" },
+    }),
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBe(0);
+  const text = await Bun.file(join(home, "sessions", "handed.jsonl")).text();
+  expect(text).not.toContain(password);
+  expect(text).not.toContain(phrase);
+  const rec = recordsIn(home, "handed.jsonl")[0]! as { input: { command: string }; output: { stdout: string } };
+  expect(rec.input.command).toMatch(/^echo \[REDACTED:password:[0-9a-f]{4}\] \| docker login -u me --password-stdin registry\.example\.com$/);
+  expect(rec.output.stdout).toMatch(/^define\('DB_PASSWORD', '\[REDACTED:password:[0-9a-f]{4}\]'\);\ndatabase:\n  user: app\n  password: \[REDACTED:password:[0-9a-f]{4}\]\n$/);
+});

@@ -45,6 +45,14 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     // Every line one symbol-bearing word the alone-line rule must judge whole.
     ["one-word password-shaped lines: aB3$cD4%eF5^gH6&", fill("aB3$cD4%eF5^gH6&\n")],
     ["one-word lines that fail late: dev@Laptop-7:~/proj$", fill("dev@Laptop-7:~/proj$\n")],
+    // Secrets handed on standard input, setters and connection strings (rules/stdin.ts, setter.ts, connection.ts).
+    ["here-strings with no reader: <<<<<<…", fill("<<<")],
+    ["echoes piped into echoes: echo x | echo x | …", fill("echo x | ")],
+    ["process substitutions after a password flag: --password-file=<(echo …", fill("--password-file=<(echo ")],
+    ["ODBC pairs whose values nest: Pwd=Pwd=…", fill("Pwd=")],
+    ["ODBC braced values never closed: Pwd={Pwd={…", fill("Pwd={")],
+    ["setter calls with no value: define('DB_PASSWORD', define(…", fill("define('DB_PASSWORD', ")],
+    ["pgpass ports in one long line: :5432::5432:…", fill(":5432:")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

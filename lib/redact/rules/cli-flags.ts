@@ -1,4 +1,10 @@
-/** Secrets passed on command lines: `curl -u`, `.netrc`, `mysql -p`, `redis-cli -a`, `docker login -p`, `--from-literal`. */
+/**
+ * Secrets passed on command lines: `curl -u`, `.netrc`, `mysql -p`,
+ * `redis-cli -a`, a registry login's `-p`, `--from-literal`, `sshpass -p`,
+ * archive passwords (`zip -P`, `7z -p`), `ldapsearch -w`, `smbclient -U
+ * user%pass`, `htpasswd -b`, `ssh-keygen -N/-P`. Each flag counts only after
+ * its command: `-p` alone is a port, a path or a parent.
+ */
 import { plausibleSecret } from "../keys.ts";
 import { regexRule, type RegexRuleOpts } from "../prefix.ts";
 import type { Rule } from "../types.ts";
@@ -20,9 +26,38 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}([^\s'"\\]{1,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["-cli"], within: 200 + "-cli".length },
   }],
-  // docker login -p SECRET
-  ["password", [" -p "], String.raw`(?<=docker\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
+  // docker login -p SECRET, and the registry and cloud logins that copy its flags
+  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["login"], within: 200 + "login".length },
+  }],
+  // sshpass -p SECRET (its other flags may come first)
+  ["password", ["sshpass "], String.raw`sshpass(?:[ \t]{1,5}-[A-Za-oq-z][^\s]{0,64}){0,4}[ \t]{1,5}-p[ \t]{0,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }],
+  // zip/unzip -P SECRET, 7z -pSECRET
+  ["password", [" -p"], String.raw`(?<=\b(?:zip|unzip|zipcloak)\b[^\n]{0,200}) -P[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["zip"], within: 200 + "zipcloak".length },
+  }],
+  ["password", [" -p"], String.raw`(?<=\b7z[az]?\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["7z"], within: 204 },
+  }],
+  // ldapsearch -w SECRET (and the other OpenLDAP clients)
+  ["password", [" -w "], String.raw`(?<=\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n]{0,200}) -w[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["ldap"], within: 200 + "ldappasswd".length },
+  }],
+  // smbclient -U user%SECRET
+  ["password", ["-u ", "--user"], String.raw`(?<=\b(?:smbclient|smbmap|rpcclient|net)\b[^\n]{0,200})(?:-U|--user)[ \t=]{1,3}["']?[^\s%'"]{1,64}%([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }],
+  // htpasswd -b FILE USER SECRET, htpasswd -nb USER SECRET (-c, -B and the like may join the -b)
+  ["password", ["htpasswd "], String.raw`htpasswd((?:[ \t]{1,5}-[A-Za-z]{1,6}){1,4})[ \t]{1,5}([^\s-]\S{0,254})[ \t]{1,5}["']?([^\s'"\\]{1,256})(?:["']?[ \t]{1,5}["']?([^\s'"\\]{1,256}))?`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+    // With -b the password is an argument: the third after the flags, or the second with -n (no file); no group without -b.
+    group: (m) => (!/b/.test(m[1]!) ? -1 : /n/.test(m[1]!) ? 3 : 4),
+  }],
+  // ssh-keygen -N NEWPASS / -P OLDPASS
+  ["password", [" -n ", " -p "], String.raw`(?<=\bssh-keygen\b[^\n]{0,200}) -[NP][ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["ssh-keygen"], within: 200 + "ssh-keygen".length },
   }],
   // kubectl create secret generic --from-literal=key=value
   ["k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {

@@ -1,0 +1,40 @@
+/**
+ * A secret set by a call that names it, where the key/value rule sees no
+ * `=` or `:`: `define('DB_PASSWORD', 'x')` (PHP), `os.Setenv("API_TOKEN",
+ * "x")`, `os.environ.setdefault("SECRET_KEY", "x")`,
+ * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, and PowerShell's
+ * `ConvertTo-SecureString "x" -AsPlainText`. Only these setters: a quoted key
+ * then a quoted value is also every translation call (`__('Password',
+ * 'woocommerce')`), so the function has to say the pair is a setting.
+ */
+import { classifyKey, plausibleSecret } from "../keys.ts";
+import { regexRule } from "../prefix.ts";
+import type { Rule } from "../types.ts";
+
+/** A quoted literal: group `n` holds a single-quoted one's inside, `n + 1` a double-quoted one's. */
+const literal = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"([^"\n\\]{1,${max}})")`;
+
+/** See the module comment. */
+export const SETTER_RULES: readonly Rule[] = [
+  regexRule(
+    "password",
+    ["define(", "setenv(", "setdefault(", "setenvironmentvariable(", "putenv("],
+    String.raw`(?:define|setenv|setdefault|SetEnvironmentVariable|putenv)\([ \t]{0,4}${literal(96)}[ \t]{0,4},[ \t]{0,4}${literal(4096)}`,
+    {
+      priority: 1,
+      flags: "i",
+      group: (m) => (m[3] !== undefined ? 3 : 4),
+      accept: (v, m) => {
+        const key = m[1] ?? m[2] ?? "";
+        const cls = classifyKey(key);
+        return cls !== null && plausibleSecret(v, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict);
+      },
+    },
+  ),
+  regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
+    priority: 2,
+    flags: "i",
+    group: (m) => (m[1] !== undefined ? 1 : 2),
+    accept: (v) => plausibleSecret(v, true),
+  }),
+];

@@ -1,0 +1,78 @@
+/**
+ * A secret handed to a command on its standard input, the way a careful
+ * script passes one to keep it out of `ps`: `echo X | docker login
+ * --password-stdin`, `echo 'X' | sudo -S …`, `printf '%s' X | gh auth login
+ * --with-token`, `… --password-stdin <<< X`, `--vault-password-file <(echo X)`.
+ * The echoed word is the secret only because of what reads it, so each
+ * pattern names the reader: an `echo` piped into anything else is output.
+ */
+import { plausibleSecret } from "../keys.ts";
+import { regexRule } from "../prefix.ts";
+import type { Rule } from "../types.ts";
+
+/** What reads a secret from standard input, on the command the pipe feeds (or before a here-string). */
+const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecret[ \t]{1,5}(?:set|put)\b)`;
+/** An echoed word: quoted or bare, no substitution (`$TOKEN` is a reference, not the secret). */
+const WORD = String.raw`(?:'([^'\n$]{1,256})'|"([^"\n$\\]{1,256})"|([^\s'"|;&<>()$\\]{1,256}))`;
+const ECHO = String.raw`(?:echo(?:[ \t]{1,5}-[neE]{1,3})?|printf(?:[ \t]{1,5}(?:'%s(?:\\n)?'|"%s(?:\\n)?"))?)`;
+
+/** The group that matched: a quoted word's inside, or the bare word. */
+const word = (m: RegExpExecArray): number => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3);
+const opts = { priority: 2, group: word, accept: (v: string) => plausibleSecret(v, true) };
+
+/**
+ * `… reader … <<< X`. The reader comes before the here-string, on its line
+ * and its command. A look-behind for it read the line back at every `<<<` (a
+ * line of them cost 170 times a build log), so the text is searched for
+ * readers and command breaks once, forward, each hit carrying on from where
+ * the last one stopped.
+ */
+function hereStringRule(): Rule {
+  const word = regexRule("password", ["<<<"], String.raw`<<<[ \t]{0,5}${WORD}`, opts);
+  const reader = new RegExp(READER, "g");
+  return {
+    ...word,
+    scan(ctx, pos, kw) {
+      const s = ctx.s;
+      // `<<<<`: not a here-string.
+      if (s.charCodeAt(pos - 1) === 60 || s.charCodeAt(pos + 3) === 60) return;
+      const m = ctx.memo;
+      // Readers end in [from, pos); a reader is at most READER_LONGEST long, so starting that far
+      // before what was searched already finds one that straddles it.
+      const from = Math.max(0, pos - LINE_BACK, (m.hereTo ?? 0) - READER_LONGEST);
+      let readerEnd = m.hereReader ?? -1;
+      let brk = m.hereBreak ?? -1;
+      if (from < pos) {
+        const region = s.slice(from, pos);
+        reader.lastIndex = 0;
+        for (let x = reader.exec(region); x; x = reader.exec(region)) readerEnd = Math.max(readerEnd, from + x.index + x[0].length);
+        for (let i = pos - 1; i >= from && i > brk; i--) {
+          const c = s.charCodeAt(i);
+          if (c === 10 || c === 124 || c === 59 || c === 38) {
+            brk = i;
+            break;
+          }
+        }
+      }
+      m.hereTo = pos;
+      m.hereReader = readerEnd;
+      m.hereBreak = brk;
+      // The reader's command must still be the one running: no line break, `|`, `;` or `&` since.
+      if (readerEnd === -1 || readerEnd <= brk || pos - readerEnd > LINE_BACK) return;
+      word.scan(ctx, pos, kw);
+    },
+  };
+}
+/** How far before a here-string its reader may end. */
+const LINE_BACK = 256;
+/** Longer than any text READER matches (its sudo alternative spans the most: 4 + 60 + 7). */
+const READER_LONGEST = 96;
+
+/** See the module comment. */
+export const STDIN_RULES: readonly Rule[] = [
+  // echo X | … reader
+  regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}${WORD}[ \t]{0,5}\|(?=[^|;&\n]{0,256}?${READER})`, opts),
+  hereStringRule(),
+  // --vault-password-file <(echo X), --password-file=<(printf X)
+  regexRule("password", ["<(echo", "<(printf"], String.raw`(?<=pass(?:word|phrase)?[\w-]{0,20}[ \t=]{1,3})<\(${ECHO}[ \t]{1,5}${WORD}[ \t]{0,3}\)`, opts),
+];

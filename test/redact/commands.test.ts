@@ -1,0 +1,151 @@
+/**
+ * Secrets handed to a command or a setter where no key names them: on
+ * standard input (rules/stdin.ts), as a flag only one command gives that
+ * meaning (rules/cli-flags.ts), to a setter call (rules/setter.ts), in a
+ * connection string's `Pwd=` or a `.pgpass` line (rules/connection.ts), and
+ * after `::add-mask::` (rules/ci-mask.ts). Each is the shape an agent's
+ * shell command or a config file it printed takes; each negative is the same
+ * shape without a secret, or with a reference in its place.
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { leak } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+// Sixteen characters of letters and digits: under the bar an unlabelled token must clear on a line of other words.
+const S = "Xk9mQ2vL7pR4tW8z";
+const TAG = /\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/;
+
+/** The input with the secret gone and every other character where it was. */
+function onlySecretGoes(input: string): void {
+  const out = r.text(input);
+  expect(leak(out, S)).toBeUndefined();
+  expect(out.replace(TAG, S)).toBe(input);
+}
+
+describe("handed on standard input", () => {
+  for (const input of [
+    `echo ${S} | docker login -u me --password-stdin registry.example.com\n`,
+    `echo "${S}" | podman login quay.io -u me --password-stdin\n`,
+    `echo -n '${S}' | helm registry login ghcr.io -u me --password-stdin\n`,
+    `printf '%s' ${S} | gh auth login --with-token\n`,
+    `echo '${S}' | sudo -S apt-get update\n`,
+    `echo ${S} | sudo -k -S systemctl restart app\n`,
+    `echo -n "${S}" | wrangler secret put API_KEY\n`,
+    `echo "${S}" | gh secret set DEPLOY_TOKEN\n`,
+    `docker login -u me --password-stdin registry <<< '${S}'\n`,
+    `sudo -S whoami <<< ${S}\n`,
+    `ansible-playbook site.yml --vault-password-file <(echo ${S})\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input));
+  }
+  test("chpasswd's user:password", () => {
+    const out = r.text(`echo 'deploy:${S}' | chpasswd\n`);
+    expect(leak(out, S)).toBeUndefined();
+  });
+  for (const input of [
+    "echo hello | grep h\n",
+    'echo "Build complete" | tee build.log\n',
+    "echo $REGISTRY_TOKEN | docker login -u me --password-stdin\n",
+    'echo "${{ secrets.REGISTRY_TOKEN }}" | docker login ghcr.io -u me --password-stdin\n',
+    'echo "$PW" | sudo -S apt-get update\n',
+    'echo "deb http://deb.debian.org/debian bookworm main" | sudo tee -a /etc/apt/sources.list\n',
+    // The here-string feeds another command than the reader's.
+    `docker login --password-stdin registry; cat <<< ${S}\n`,
+    `cat <<< ${S}\n`,
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("flags only one command gives a password's meaning", () => {
+  for (const input of [
+    `sshpass -p ${S} ssh root@10.0.0.5\n`,
+    `sshpass -v -p '${S}' scp f host:\n`,
+    `az login -u me@example.com -p ${S}\n`,
+    `podman login -u me -p ${S} quay.io\n`,
+    `zip -P ${S} out.zip notes.txt\n`,
+    `unzip -P ${S} backup.zip\n`,
+    `7z a -p${S} out.7z dir\n`,
+    `ldapsearch -x -D cn=admin,dc=example,dc=com -w ${S} -b dc=example,dc=com\n`,
+    `smbclient //srv/share -U admin%${S}\n`,
+    `htpasswd -b .htpasswd admin ${S}\n`,
+    `htpasswd -cbB /etc/nginx/.htpasswd admin ${S}\n`,
+    `htpasswd -nb admin ${S}\n`,
+    `ssh-keygen -p -f key -N ${S}\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input));
+  }
+  for (const input of [
+    'ssh-keygen -t ed25519 -N "" -f ~/.ssh/id_ed25519\n',
+    'unzip -P "$ZIP_PASS" archive.zip\n',
+    "7z x -p archive.7z\n",
+    "sshpass -f ~/.pass ssh host\n",
+    "htpasswd -c /etc/nginx/.htpasswd admin\n",
+    "htpasswd -B .htpasswd admin extra-arg\n",
+    "ldapsearch -x -H ldap://host -b dc=x,dc=com -w $LDAP_PW\n",
+    "docker login -u me -p $TOKEN registry\n",
+    "smbclient //server/share -U guest%\n",
+    "zip -r out.zip dir -x '*.git*'\n",
+    // -p is a port, a parent or a path for every other command.
+    `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("setters", () => {
+  for (const input of [
+    `define('DB_PASSWORD', '${S}');\n`,
+    `define( "AUTH_SALT", "${S}" );\n`,
+    `os.Setenv("API_TOKEN", "${S}")\n`,
+    `os.environ.setdefault("SECRET_KEY", "${S}")\n`,
+    `[Environment]::SetEnvironmentVariable("DB_PASS", "${S}", "User")\n`,
+    `$pw = ConvertTo-SecureString "${S}" -AsPlainText -Force\n`,
+    `$pw = ConvertTo-SecureString -String '${S}' -AsPlainText -Force\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input));
+  }
+  for (const input of [
+    "define('WP_DEBUG', true);\n",
+    "define('DB_NAME', 'wordpress');\n",
+    "define('AUTH_KEY', 'put your unique phrase here');\n",
+    "echo __('Password', 'woocommerce');\n",
+    'os.Setenv("PATH", "/usr/bin:/bin")\n',
+    'os.Setenv("TOKEN_TTL", "3600")\n',
+    "$pw = ConvertTo-SecureString $plain -AsPlainText -Force\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("connection settings", () => {
+  for (const input of [
+    `Driver={ODBC Driver 18 for SQL Server};Server=db;Uid=sa;Pwd=${S};\n`,
+    `Server=db;Uid=sa;Pwd={${S}};Encrypt=yes\n`,
+    `"ConnectionStrings": {"Db": "Server=db;Uid=sa;PWD=${S}"}\n`,
+    `db.example.com:5432:app:appuser:${S}\n`,
+    `*:*:*:postgres:${S}\n`,
+    `localhost:6432:pgbouncer:admin:${S}\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input));
+  }
+  for (const input of [
+    "cd /tmp; PWD=/tmp\n",
+    "PWD=/home/dev\nOLDPWD=/home\n",
+    "export PWD=/home/dev/proj; ls\n",
+    "Server=db;Database=app;Trusted_Connection=True;\n",
+    "root:*:20228:0:99999:7:::\n",
+    "2026-01-14T10:53:00Z INFO listening on 0.0.0.0:5432:ready\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("::add-mask::", () => {
+  test("the masked value goes", () => onlySecretGoes(`::add-mask::${S}\n`));
+  test("a masked value in a step's echo goes", () => onlySecretGoes(`echo "::add-mask::${S}"\n`));
+  for (const input of ["::add-mask::$TOKEN\n", 'echo "::add-mask::${{ steps.x.outputs.token }}"\n']) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
