@@ -148,7 +148,8 @@ const QUOTED_AFTER_DASH = /^[ \t]{1,4}["'`]/;
 const BARE_WORD_STOP = new Set([..." \t\r\n\"'`;\\"].map((c) => c.charCodeAt(0)));
 // An identifier or member path followed by an indexer or a call.
 const CODE_HEAD = /^[A-Za-z_$][\w$.]*[[(]/;
-const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+)?$/;
+// A YAML list's `- ` too: compose's `environment:` lists `- NAME=value`.
+const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?$/;
 
 /** Whether the key at `keyStart` opens its line (after indentation and `export`/`set`/`ENV`). */
 function assignmentLine(s: string, keyStart: number): boolean {
@@ -221,6 +222,25 @@ function yamlJudged(ctx: ScanCtx, judged: { line: number; indent: number }, yes:
   }
   return yes;
 }
+
+/**
+ * Whether the bare value at `s[keyStart..valueEnd)` is a Java-style
+ * properties line, `spring.datasource.password=CorrectHorseBattery`: a
+ * dotted lower-case key opening its line unindented, `=` right after it,
+ * the value ending the line. Code assigns a member from a variable there
+ * (`self.password = password`, `e.password=t`), which is indented, spaced,
+ * ends in `;`, starts with `this`/`self` or a one-letter name, or is
+ * camelCase; a value that opens with a capital or holds `_` is no variable's name.
+ */
+function propertiesLine(s: string, keyStart: number, keyEnd: number, value: string, valueEnd: number): boolean {
+  if (s.charCodeAt(keyEnd) !== 61 || (keyStart > 0 && s.charCodeAt(keyStart - 1) !== 10)) return false;
+  if (!PROPERTIES_KEY.test(s.slice(keyStart, keyEnd)) || !/^[A-Z]|_/.test(value)) return false;
+  let e = valueEnd;
+  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
+  return e >= s.length || s.charCodeAt(e) === 10 || s.charCodeAt(e) === 13;
+}
+/** A properties key: dotted lower-case segments, the first a word of two or more that is not a code receiver. */
+const PROPERTIES_KEY = /^(?!(?:this|self|cls|window|document|globalThis|module|exports|process|os|sys)\.)[a-z][a-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/;
 
 /** Indentation, then a list item's dash, before a YAML key. */
 const YAML_HEAD = /^([ \t]*)(?:- )?$/;
@@ -325,14 +345,16 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // after it, is judged as a quoted value is.
   // The same in a YAML file (`password: CorrectHorseBattery` under `database:`), where lines of
   // code (`password: hashedPassword,` in an object literal, a class body's annotation) keep it a name
-  // (yamlValueLine).
+  // (yamlValueLine), and in a properties file (`db.password=CorrectHorseBattery`, propertiesLine).
   const literal = v.bare === true && s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
   const lastWord = key.split(/[^A-Za-z]+/).pop();
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true && !literal)) {
     // Asked only of a name the bare test turned away, since it reads the lines above.
     // Passwords only: other keys' values must look like tokens, which a bare word never does.
-    const yaml = v.bare === true && cls.password && s.charCodeAt(b) === 58 && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && yamlValueLine(ctx, keyStart, b, v.end);
-    if (!yaml) return;
+    const named =
+      v.bare === true && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) &&
+      (s.charCodeAt(b) === 58 ? yamlValueLine(ctx, keyStart, b, v.end) : propertiesLine(s, keyStart, b, value, v.end));
+    if (!named) return;
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;

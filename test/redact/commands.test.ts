@@ -33,6 +33,7 @@ describe("handed on standard input", () => {
     `echo ${S} | sudo -k -S systemctl restart app\n`,
     `echo -n "${S}" | wrangler secret put API_KEY\n`,
     `echo "${S}" | gh secret set DEPLOY_TOKEN\n`,
+    `vercel env add API_KEY production <<< ${S}\n`,
     `docker login -u me --password-stdin registry <<< '${S}'\n`,
     `sudo -S whoami <<< ${S}\n`,
     `ansible-playbook site.yml --vault-password-file <(echo ${S})\n`,
@@ -73,6 +74,13 @@ describe("flags only one command gives a password's meaning", () => {
     `htpasswd -cbB /etc/nginx/.htpasswd admin ${S}\n`,
     `htpasswd -nb admin ${S}\n`,
     `ssh-keygen -p -f key -N ${S}\n`,
+    `sqlcmd -S db -U sa -P ${S} -Q "select 1"\n`,
+    `openssl enc -aes-256-cbc -k ${S} -in notes.txt\n`,
+    `useradd -m -p ${S} bob\n`,
+    `rabbitmqctl add_user admin ${S}\n`,
+    `rabbitmqctl change_password admin ${S}\n`,
+    `net user admin ${S} /add\n`,
+    `127.0.0.1:6379> AUTH default ${S}\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -87,6 +95,10 @@ describe("flags only one command gives a password's meaning", () => {
     "docker login -u me -p $TOKEN registry\n",
     "smbclient //server/share -U guest%\n",
     "zip -r out.zip dir -x '*.git*'\n",
+    "AUTH failed\nAUTH token expired\n127.0.0.1:6379> AUTH\n",
+    "net user\nnet user admin /add\nnet user admin *\nnet user guest /active:no\n",
+    "rabbitmqctl add_user admin\nrabbitmqctl list_users\n",
+    "openssl rand -hex 32\nsqlcmd -S db -E -Q 'select 1'\nuseradd -m bob\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
   ]) {

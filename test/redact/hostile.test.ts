@@ -53,6 +53,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["ODBC braced values never closed: Pwd={Pwd={…", fill("Pwd={")],
     ["setter calls with no value: define('DB_PASSWORD', define(…", fill("define('DB_PASSWORD', ")],
     ["pgpass ports in one long line: :5432::5432:…", fill(":5432:")],
+    ["positional-password commands with no password: rabbitmqctl add_user …", fill("rabbitmqctl add_user ")],
+    ["redis prompts of AUTH: 6379> AUTH 6379> AUTH …", fill("6379> AUTH ")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

@@ -477,6 +477,23 @@ describe("YAML: a bare word under a password key is the value", () => {
   }
 });
 
+describe("properties files: a bare word after a dotted key is the value", () => {
+  for (const line of ["spring.datasource.password=CorrectHorseBattery", "db.password=correct_horse_battery", "mail.smtp.password=CorrectHorseBattery  "]) {
+    test(line, () => {
+      const out = r.text(`app.name=shop\n${line}\nserver.port=8080\n`);
+      expect(out).not.toMatch(/CorrectHorseBattery|correct_horse_battery/);
+      expect(out).toMatch(/password=\[REDACTED:password:[0-9a-f]{4}\] *\nserver\.port=8080\n$/);
+    });
+  }
+  // Code assigns a member from a variable: indented, spaced, `;`, a receiver, or camelCase.
+  for (const line of ["self.password=password", "this.password=hashedPassword;", "e.password=t", "config.password=userPassword", "  obj.password = NewPassword", "user.password = Password", "app.password=${DB_PASSWORD}", "db.password=changeme"]) {
+    test(`stays: ${line}`, () => {
+      const text = `${line}\n`;
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
+
 describe("env files: a bare word after an environment name is the value", () => {
   // In code a bare word is a reference (`password = userPassword`); in an env file, `export` or a
   // Dockerfile `ENV` line, `NAME=word` sets the variable to that word.
@@ -486,6 +503,7 @@ describe("env files: a bare word after an environment name is the value", () => 
     "ENV DB_PASSWORD=CorrectHorseBattery",
     "  DB_PASSWORD=correct_horse_battery",
     "ADMIN_PASS=StaplesAndHorses",
+    "  - DB_PASSWORD=CorrectHorseBattery", // a compose environment: list
   ]) {
     test(line, () => {
       const out = r.text(`${line}\nLOG_LEVEL=debug\n`);

@@ -55,6 +55,30 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     // With -b the password is an argument: the third after the flags, or the second with -n (no file); no group without -b.
     group: (m) => (!/b/.test(m[1]!) ? -1 : /n/.test(m[1]!) ? 3 : 4),
   }],
+  // sqlcmd/bcp/osql/isql -P SECRET (SQL Server's tools)
+  ["password", [" -p "], String.raw`(?<=\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,200}) -P[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["sqlcmd", "bcp", "osql", "isql"], within: 206 },
+  }],
+  // openssl -k SECRET (the passphrase of enc; -pass pass:… is the key/value rule's)
+  ["password", [" -k "], String.raw`(?<=\bopenssl\b[^\n]{0,200}) -k[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["openssl"], within: 207 },
+  }],
+  // useradd/usermod -p HASH: crypt(3) of the password, which a dictionary attack reads back
+  ["password", [" -p "], String.raw`(?<=\buser(?:add|mod)\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["useradd", "usermod"], within: 207 },
+  }],
+  // Positional passwords: rabbitmqctl add_user USER SECRET, change_password USER SECRET; net user NAME SECRET
+  ["password", ["add_user ", "change_password "], String.raw`(?<=\brabbitmqctl\b[^\n]{0,100})(?:add_user|change_password)[ \t]{1,5}["']?[^\s'"]{1,64}["']?[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["rabbitmqctl"], within: 111 },
+  }],
+  ["password", ["net user "], String.raw`net[ \t]{1,5}user[ \t]{1,5}["']?[^\s'"/]{1,64}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})(?=["']?(?:[ \t]{1,5}/|[ \t]*\r?$|[ \t]*\n))`, {
+    priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
+  }],
+  // Redis's AUTH [user] SECRET at redis-cli's prompt (`127.0.0.1:6379> AUTH …`); a line that opens
+  // with AUTH is as often a log's word (`AUTH failed`, `AUTH token expired`)
+  ["password", ["auth "], String.raw`(?<=(?:\d{1,5}|redis|\[\d{1,2}\])> ?)AUTH[ \t]{1,5}(?:[^\s]{1,64}[ \t]{1,5})?([^\s]{1,256})[ \t]*(?=\r?\n|$)`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }],
   // ssh-keygen -N NEWPASS / -P OLDPASS
   ["password", [" -n ", " -p "], String.raw`(?<=\bssh-keygen\b[^\n]{0,200}) -[NP][ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["ssh-keygen"], within: 200 + "ssh-keygen".length },
