@@ -49,6 +49,8 @@ interface KeywordIndex {
    * A two-character keyword sits under every third code.
    */
   readonly triples: Uint16Array;
+  /** One bit per triple: whether `triples` lists any keyword under it (32 KB, which stays in the first-level cache where the 512 KB table does not). */
+  readonly tripleBits: Int32Array;
   /** Keyword indices sharing a triple, ascending: list `l` is `listFlat[listOff[l - 1]..listOff[l])`. */
   readonly listOff: Int32Array;
   readonly listFlat: Int32Array;
@@ -118,7 +120,9 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     const n = wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
     for (let x = 0; x < n; x++) listFlat[counts[triples[firstKey[k]! + x]!]!++] = k;
   }
-  ix = { words, code, triples, listOff, listFlat, wordOff, wordChars };
+  const tripleBits = new Int32Array(1 << 13);
+  for (let t = 0; t < triples.length; t++) if (triples[t] !== 0) tripleBits[t >>> 5]! |= 1 << (t & 31);
+  ix = { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars };
   indexCache.set(rules, ix);
   return ix;
 }
@@ -138,7 +142,7 @@ for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
  * token runs that every scan pays anyway.
  */
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
-  const { words, code, triples, listOff, listFlat, wordOff, wordChars } = ix;
+  const { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars } = ix;
   const n = u.length;
   // Only the keywords that occur are listed and visited after the pass: a record of thousands of
   // short strings paid for every keyword (323) per string.
@@ -148,8 +152,8 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
     let key = (code[u[0]!]! << 6) | code[u[1]!]!;
     for (let i = 0; i + 1 < n; i++) {
       key = ((key << 6) | (i + 2 < n ? code[u[i + 2]!]! : 0)) & 0x3ffff;
+      if ((tripleBits[key >>> 5]! & (1 << (key & 31))) === 0) continue;
       const li = triples[key]!;
-      if (li === 0) continue;
       for (let x = listOff[li - 1]!, end = listOff[li]!; x < end; x++) {
         const k = listFlat[x]!;
         const from = wordOff[k]!;
