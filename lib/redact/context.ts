@@ -239,6 +239,34 @@ function propertiesLine(s: string, keyStart: number, keyEnd: number, value: stri
   while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
   return e >= s.length || s.charCodeAt(e) === 10 || s.charCodeAt(e) === 13;
 }
+/**
+ * Whether the bare value at `s[keyStart..valueEnd)` is an INI file's, as
+ * `~/.my.cnf`, `php.ini`, `.pypirc` and `odbc.ini` write it: `key = value`
+ * unindented, ending its line, under a `[section]` header with nothing but
+ * `key = value` lines, comments and blank lines between. Code has no section
+ * headers; a `[section]` line above `password = hashed_password` is an INI's.
+ */
+function iniLine(s: string, keyStart: number, valueEnd: number): boolean {
+  if (keyStart > 0 && s.charCodeAt(keyStart - 1) !== 10) return false;
+  let e = valueEnd;
+  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
+  if (!(e >= s.length || s.charCodeAt(e) === 10 || s.charCodeAt(e) === 13)) return false;
+  let end = keyStart - 1;
+  for (let seen = 0; end > 0 && seen < YAML_LINES_MAX; seen++) {
+    const start = s.lastIndexOf("\n", end - 1) + 1;
+    if (end - start > YAML_LINE_MAX) return false;
+    const line = s.slice(start, end);
+    end = start - 1;
+    if (INI_SECTION.test(line)) return true;
+    if (!INI_OTHER.test(line)) return false;
+  }
+  return false;
+}
+/** `[client]`, `[distutils]`, `[ODBC Data Sources]`. */
+const INI_SECTION = /^\[[\w .:-]{1,64}\]\r?$/;
+/** What an INI section holds besides its header: `key = value`, `key=value`, a comment, a blank line. */
+const INI_OTHER = /^(?:[ \t]*(?:[;#].*)?|[\w.-]{1,96}[ \t]*[=:].*)\r?$/;
+
 /** A properties key: dotted lower-case segments, the first a word of two or more that is not a code receiver. */
 const PROPERTIES_KEY = /^(?!(?:this|self|cls|window|document|globalThis|module|exports|process|os|sys)\.)[a-z][a-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/;
 
@@ -345,7 +373,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // after it, is judged as a quoted value is.
   // The same in a YAML file (`password: CorrectHorseBattery` under `database:`), where lines of
   // code (`password: hashedPassword,` in an object literal, a class body's annotation) keep it a name
-  // (yamlValueLine), and in a properties file (`db.password=CorrectHorseBattery`, propertiesLine).
+  // (yamlValueLine), in a properties file (`db.password=CorrectHorseBattery`, propertiesLine) and in
+  // an INI section (`[client]` over `password = CorrectHorseBattery`, iniLine).
   const literal = v.bare === true && s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
   const lastWord = key.split(/[^A-Za-z]+/).pop();
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true && !literal)) {
@@ -353,7 +382,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     // Passwords only: other keys' values must look like tokens, which a bare word never does.
     const named =
       v.bare === true && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) &&
-      (s.charCodeAt(b) === 58 ? yamlValueLine(ctx, keyStart, b, v.end) : propertiesLine(s, keyStart, b, value, v.end));
+      (s.charCodeAt(b) === 58 ? yamlValueLine(ctx, keyStart, b, v.end) : propertiesLine(s, keyStart, b, value, v.end) || iniLine(s, keyStart, v.end));
     if (!named) return;
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.

@@ -85,10 +85,12 @@ function kindFor(words: readonly string[], term: string): KeyClass {
   if (/^_?auth_?token$|^npm_auth_token$|^_auth$|^_password$/.test(j)) return { kind: "npm-auth", password: isPw };
   if (term === "auth" || term === "authorization") return { kind: "auth-credential", password: false };
   if (/cookie|session/.test(term)) return { kind: "session-cookie", password: false };
+  // A password is one whatever it opens (`DATABASE_PASSWORD`, `PRIVATE_KEY_PASSPHRASE`, `WEBHOOK_PASS`):
+  // the words before the term say what it opens, and a word is a password's value, never a token's.
+  if (isPw) return { kind: "password", password: true };
   if (/dsn|connection|database|conn|db_url|db_uri/.test(j)) return { kind: "connection-string", password: false };
   if (/webhook/.test(j)) return { kind: "webhook-url", password: false };
   if (/private_?key/.test(j)) return { kind: "private-key", password: false };
-  if (isPw) return { kind: "password", password: true };
   if (term === "api_key" || term === "apikey" || term === "apitoken") return { kind: "api-key", password: false };
   return { kind: "generic-secret", password: false };
 }

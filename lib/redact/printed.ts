@@ -136,14 +136,14 @@ const SECRET_FILE_EXT = /\.(?:key|token|secret|secrets|pass|password|pwd)$/;
  * printedBy("cat token.ts");                     // undefined
  * ```
  */
-export function printedBy(command: string): Printed | undefined {
+export function printedBy(command: string, depth = 0): Printed | undefined {
   if (command.length > 4096) return undefined;
   let all: Printed | undefined;
   let others = false;
   for (const list of pipelines(command)) {
     // A pipeline prints a secret when a stage does (the stages after it are filters: `| base64 -d`, `| head -c 8`).
     let one: Printed | undefined;
-    for (const stage of list) one ??= printedByOne(stage.trim());
+    for (const stage of list) one ??= printedByOne(stage.trim(), depth);
     if (!one) {
       others ||= !SILENT.test(list.join("|").trim());
       continue;
@@ -199,7 +199,7 @@ function pipelines(command: string): string[][] {
 /** Commands that print nothing of their own (`cd app && printenv DB_PASSWORD`). */
 const SILENT = /^(?:$|(?:cd|export|unset|set|source|\.|true|:|test|\[\[?|sleep|mkdir|touch|chmod|cp|mv|rm|ln)(?:\s|$)|\w+=\S*$)/;
 
-function printedByOne(part: string): Printed | undefined {
+function printedByOne(part: string, depth = 0): Printed | undefined {
   if (part === "") return undefined;
   // Bytes from the kernel's generator, however they are cut and encoded (`head -c 32 /dev/urandom | base64`).
   if (part.includes("/dev/urandom") || part.includes("/dev/random")) return TOKENS;
@@ -229,6 +229,13 @@ function printedByOne(part: string): Printed | undefined {
     }
     return undefined;
   }
+  // A command run elsewhere (`docker exec db printenv X`, `ssh prod 'echo $X'`, `doppler run -- printenv X`):
+  // what it prints is what the inner command prints.
+  const inner = depth < 2 ? innerCommand(verb, args) : undefined;
+  if (inner !== undefined) return printedBy(inner, depth + 1);
+  // A tool that prints one named setting (`terraform output -raw db_password`, `jq -r .password`): the name says what it is.
+  const setting = SETTING_PRINTERS.get(verb)?.(args);
+  if (setting !== undefined) return printedAs(classifyKey(setting));
   const rest = args.join(" ").toLowerCase();
   const store = STORE_READS.get(verb);
   if (store) return store.test(rest) ? STORE : undefined;
@@ -237,6 +244,98 @@ function printedByOne(part: string): Printed | undefined {
   const clipboard = CLIPBOARD_READS.get(verb);
   return clipboard?.test(rest) ? TOKENS : undefined;
 }
+
+/** The arguments after flags: a flag in `valued` takes the next word as its value (`-e X=1`, `-i key`), any other stands alone. */
+function afterFlags(args: readonly string[], from: number, valued: ReadonlySet<string>): number {
+  let i = from;
+  while (i < args.length && args[i]!.startsWith("-") && args[i] !== "--") i += valued.has(args[i]!) ? 2 : 1;
+  return i;
+}
+const DOCKER_VALUED = new Set(["-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys", "--index"]);
+const SSH_VALUED = new Set(["-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-m", "-O", "-Q", "-S", "-W", "-w", "-e", "-B", "-I"]);
+const HEROKU_VALUED = new Set(["-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type"]);
+/** Runners that start a command with secrets in its environment, the command after `--` (`doppler run -- printenv X`). */
+const ENV_RUNNERS = new Set(["doppler", "op", "infisical", "aws-vault", "dotenv", "dotenvx", "envchain", "railway", "chamber", "teller", "sops", "vals", "with-contenv"]);
+
+/**
+ * The command `verb args…` runs somewhere else, as one line, or undefined:
+ * a container's (`docker exec [flags] NAME cmd`, `docker compose exec SVC
+ * cmd`, `kubectl exec POD -- cmd`), a host's over ssh, a Fly machine's
+ * (`fly ssh console -C cmd`), a Heroku dyno's (`heroku run cmd`), or one a
+ * runner starts with secrets in its environment (`doppler run -- cmd`).
+ */
+function innerCommand(verb: string, args: readonly string[]): string | undefined {
+  const rest = (i: number): string | undefined => (i < args.length ? args.slice(i).join(" ") : undefined);
+  switch (verb) {
+    case "docker":
+    case "podman":
+    case "nerdctl":
+    case "finch":
+    case "docker-compose": {
+      const at = args[0] === "exec" ? 1 : (args[0] === "compose" || args[0] === "container") && args[1] === "exec" ? 2 : -1;
+      if (at < 0) return undefined;
+      // Past the flags, the container or service, then its command.
+      return rest(afterFlags(args, at, DOCKER_VALUED) + 1);
+    }
+    case "kubectl":
+    case "oc": {
+      const dash = args.indexOf("--");
+      return args[0] === "exec" && dash > 0 ? rest(dash + 1) : undefined;
+    }
+    case "ssh":
+      return rest(afterFlags(args, 0, SSH_VALUED) + 1);
+    case "fly":
+    case "flyctl": {
+      const c = args[0] === "ssh" && args[1] === "console" ? args.findIndex((a) => a === "-C" || a === "--command") : -1;
+      return c > 0 ? rest(c + 1) : undefined;
+    }
+    case "heroku":
+      return args[0] === "run" ? rest(afterFlags(args, 1, HEROKU_VALUED)) : undefined;
+    default: {
+      if (!ENV_RUNNERS.has(verb)) return undefined;
+      const dash = args.indexOf("--");
+      return dash >= 0 ? rest(dash + 1) : undefined;
+    }
+  }
+}
+
+/**
+ * The last name of a jq/yq path (`.database.password`, `.[0].token`, `.auth["token"]`, its quotes
+ * already gone), when the filter is a path and nothing else.
+ */
+function pathName(filter: string): string | undefined {
+  return /^(?:\.[A-Za-z_$][\w$-]*|\.?\[[^\]]+\])+$/.test(filter) ? /([A-Za-z_$][\w$-]*)\]?$/.exec(filter)?.[1] : undefined;
+}
+
+/** The first argument that is no flag, from `from`. */
+const firstPlain = (args: readonly string[], from = 0): string | undefined => args.slice(from).find((a) => !a.startsWith("-"));
+
+/**
+ * Tools that print the value of one setting they are given the name of, by
+ * program: the name, from the arguments, or undefined. What the name says
+ * (classifyKey) says what the value is, as a variable's name does for `printenv`.
+ */
+const SETTING_PRINTERS: ReadonlyMap<string, (args: readonly string[]) => string | undefined> = new Map<string, (args: readonly string[]) => string | undefined>([
+  ["terraform", (a) => (a[0] === "output" ? firstPlain(a, 1) : undefined)],
+  ["tofu", (a) => (a[0] === "output" ? firstPlain(a, 1) : undefined)],
+  ["pulumi", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
+  ["heroku", (a) => (a[0] === "config:get" ? firstPlain(a, 1) : undefined)],
+  ["netlify", (a) => (a[0] === "env:get" ? firstPlain(a, 1) : undefined)],
+  // `git config user.password` reads; `git config user.password x` sets.
+  ["git", (a) => {
+    if (a[0] !== "config") return undefined;
+    const plain = a.slice(1).filter((x) => !x.startsWith("-"));
+    return plain.length === 1 ? plain[0] : undefined;
+  }],
+  ["npm", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2)?.replace(/^.*:/, "") : undefined)],
+  ["pnpm", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2)?.replace(/^.*:/, "") : undefined)],
+  ["yarn", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
+  ["aws", (a) => (a[0] === "configure" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
+  ["jq", (a) => pathName(firstPlain(a) ?? "")],
+  ["gojq", (a) => pathName(firstPlain(a) ?? "")],
+  ["jaq", (a) => pathName(firstPlain(a) ?? "")],
+  ["yq", (a) => pathName(firstPlain(a[0] === "e" || a[0] === "eval" ? a.slice(1) : a) ?? "")],
+]);
 
 /** A file whose name says it holds one secret: `/run/secrets/db`, `api_token.txt`, `.vault-token`, `deploy.key`. */
 function secretFile(path: string): Printed | undefined {
@@ -286,6 +385,11 @@ export function printedLines(s: string, from: number, to: number, by: Printed, o
     // Gemini CLI's llmContent opens the output with `Output: ` on its first line.
     if (s.startsWith("Output: ", x)) x += 8;
     while (y > x && isBlank(s.charCodeAt(y - 1))) y--;
+    // A JSON string (`terraform output db_password`, `jq .password`): the secret is inside its quotes.
+    if (y - x >= 3 && s.charCodeAt(x) === 34 && s.charCodeAt(y - 1) === 34 && s.indexOf('"', x + 1) === y - 1) {
+      x++;
+      y--;
+    }
     if (y > x && printedSecret(s.slice(x, y), by)) out.push({ from: x, start: x, end: y, kind: by.kind, priority: 1 });
     a = b + 1;
   }

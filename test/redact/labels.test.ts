@@ -494,6 +494,33 @@ describe("properties files: a bare word after a dotted key is the value", () => 
   }
 });
 
+describe("INI files: a bare word under a [section] is the value", () => {
+  for (const text of [
+    "[client]\nuser = root\npassword = CorrectHorseBattery\n",
+    "[client]\npassword=CorrectHorseBattery\n",
+    "[pypi]\n; upload token below\nusername = __token__\n\npassword = CorrectHorseBattery\n",
+  ]) {
+    test(text.split("\n")[0]!, () => {
+      const out = r.text(text);
+      expect(out).not.toContain("CorrectHorseBattery");
+      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
+    });
+  }
+  for (const text of ["def f():\n    pass\npassword = CorrectHorseBattery\n", "x = [1]\npassword = HashedPassword\n", "[client]\n  password = HashedPassword\n"]) {
+    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+  }
+});
+
+describe("a password key is a password's whatever it opens", () => {
+  // `DATABASE_PASSWORD` was a connection string's key, whose value must look like a token: a word stayed.
+  for (const line of ["DATABASE_PASSWORD=hunter2hunter", "DB_CONNECTION_PASSWORD=correct-horse", "PRIVATE_KEY_PASSPHRASE=correct-horse", "WEBHOOK_PASS=hunter2hunter"]) {
+    test(line, () => expect(r.text(`${line}\n`)).toMatch(/^[A-Z_]+=\[REDACTED:password:[0-9a-f]{4}\]\n$/));
+  }
+  test("a key naming a connection and no password keeps its kind", () => {
+    expect(r.text(`DATABASE_URL=postgres://app:${"Xk9mQ2vL7pR4tW8z"}@db/app\n`)).not.toContain("Xk9mQ2vL7pR4tW8z");
+  });
+});
+
 describe("env files: a bare word after an environment name is the value", () => {
   // In code a bare word is a reference (`password = userPassword`); in an env file, `export` or a
   // Dockerfile `ENV` line, `NAME=word` sets the variable to that word.

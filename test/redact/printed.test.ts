@@ -47,6 +47,45 @@ describe("which commands print a secret", () => {
     ]) expect({ c, printed: printedBy(c) !== undefined }).toEqual({ c, printed: true });
   });
 
+  test("a command run in a container, over ssh or by a secrets runner prints what its inner command prints", () => {
+    for (const c of [
+      "docker exec db printenv POSTGRES_PASSWORD",
+      "docker exec -it -e X=1 --user root db printenv POSTGRES_PASSWORD",
+      "docker compose exec -T api printenv DB_PASSWORD",
+      "podman exec app cat /run/secrets/db",
+      "kubectl exec deploy/api -c app -- printenv DB_PASSWORD",
+      "ssh -p 2222 prod 'echo $DB_PASSWORD'",
+      "fly ssh console -C 'printenv DB_PASSWORD'",
+      "heroku run -a shop printenv DB_PASSWORD",
+      "doppler run -- printenv STRIPE_SECRET_KEY",
+      "op run --env-file .env -- printenv DB_PASSWORD",
+    ]) expect({ c, printed: printedBy(c) }).toEqual({ c, printed: expect.objectContaining({ kind: expect.any(String) }) });
+    for (const c of ["docker exec db ls /app", "kubectl exec api -- env | wc -l", "ssh prod uptime", "ssh prod", "docker ps", "doppler run -- npm test", "heroku logs --tail"]) {
+      expect({ c, printed: printedBy(c) }).toEqual({ c, printed: undefined });
+    }
+  });
+
+  test("a tool that prints one named setting: the name says what the value is", () => {
+    for (const [c, kind] of [
+      ["terraform output -raw db_password", "password"],
+      ["terraform output db_password", "password"],
+      ["tofu output -raw admin_password", "password"],
+      ["pulumi config get dbPassword", "password"],
+      ["heroku config:get DATABASE_PASSWORD", "password"],
+      ["netlify env:get API_TOKEN", "generic-secret"],
+      ["git config --get github.token", "generic-secret"],
+      ["npm config get //registry.npmjs.org/:_authToken", "npm-auth"],
+      ["aws configure get aws_secret_access_key", "aws-secret-access-key"],
+      ["jq -r .password config.json", "password"],
+      ["jq -r '.database.password' config.json", "password"],
+      ["yq '.auth[\"token\"]' values.yaml", "generic-secret"],
+      ["yq e .db.password values.yaml", "password"],
+    ] as const) expect({ c, kind: printedBy(c)?.kind }).toEqual({ c, kind });
+    for (const c of ["terraform output", "terraform output -json", "terraform output region", "git config user.password hunter2", "git config --list", "jq '.items[] | .name' x.json", "jq -r .version package.json", "aws configure get region", "pulumi config set dbPassword x"]) {
+      expect({ c, printed: printedBy(c) }).toEqual({ c, printed: undefined });
+    }
+  });
+
   test("commands that print no secret", () => {
     for (const c of [
       "ls -la",
@@ -91,6 +130,17 @@ describe("which printed lines are the secret", () => {
     for (const line of ["(none)", "[default]", "data:", "null", "true", "${DB_PASSWORD}", "your-api-key", "41", "error: not set", "********"]) {
       expect({ line, secret: printedSecret(line, pw) }).toEqual({ line, secret: false });
     }
+  });
+});
+
+describe("a tool call record: what a setting printer printed", () => {
+  test("a JSON string printed (terraform output, jq without -r) goes from inside its quotes", () => {
+    const v = r.value({ tool_input: { command: "terraform output db_password" }, tool_response: { stdout: '"CorrectHorseBattery"\n', stderr: "" } }) as { tool_response: { stdout: string } };
+    expect(v.tool_response.stdout).toMatch(/^"\[REDACTED:password:[0-9a-f]{4}\]"\n$/);
+  });
+  test("a word printed by a command run in a container goes", () => {
+    const v = r.value({ tool_input: { command: "docker compose exec db printenv POSTGRES_PASSWORD" }, tool_response: { stdout: "CorrectHorseBattery\n", stderr: "" } }) as { tool_response: { stdout: string } };
+    expect(v.tool_response.stdout).toMatch(/^\[REDACTED:password:[0-9a-f]{4}\]\n$/);
   });
 });
 
