@@ -347,7 +347,11 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (!v && keyStart !== a) v = valueAfter(s, a, b, max);
   // The key is itself a value naming the next one: `<add key="ApiKey" value="…"/>`,
   // `- name: API_TOKEN\n  value: …`, `{"name": "API_TOKEN", "value": "…"}`.
-  if (!v) v = labelledValue(s, a, b, max);
+  let labelled = false;
+  if (!v) {
+    v = labelledValue(s, a, b, max);
+    labelled = v !== undefined;
+  }
   if (!v) return;
   if (v.flag && keyStart === a) return; // whitespace separator only after a dash flag
   let value = s.slice(v.start, v.end);
@@ -380,9 +384,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true && !literal)) {
     // Asked only of a name the bare test turned away, since it reads the lines above.
     // Passwords only: other keys' values must look like tokens, which a bare word never does.
-    const named =
-      v.bare === true && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) &&
-      (s.charCodeAt(b) === 58 ? yamlValueLine(ctx, keyStart, b, v.end) : propertiesLine(s, keyStart, b, value, v.end) || iniLine(s, keyStart, v.end));
+    const named = v.bare === true && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
     if (!named) return;
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
@@ -390,6 +392,45 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;
   ctx.out.push(f ?? { from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
 }
+
+/**
+ * Whether a password key's bare name-shaped value (`CorrectHorseBattery`)
+ * is the literal, not a reference: what its line is says so. A YAML line
+ * (the key's own, or a `- name: KEY` pair's `value:` line), an environment
+ * pair anywhere on a line (`docker run -e DB_PASSWORD=word`, a `docker
+ * inspect` Env string, systemd's `Environment=`), a properties or INI line.
+ */
+function namedLiteral(ctx: ScanCtx, key: string, keyStart: number, keyEnd: number, v: { start: number; end: number }, value: string, labelled: boolean): boolean {
+  const s = ctx.s;
+  if (labelled) {
+    // `- name: DB_PASSWORD` then `value: word`: the value key's line must be YAML.
+    let sep = v.start - 1;
+    while (sep > 0 && (s.charCodeAt(sep) === 32 || s.charCodeAt(sep) === 9 || s.charCodeAt(sep) === 34 || s.charCodeAt(sep) === 39)) sep--;
+    return s.charCodeAt(sep) === 58 && /^value$/i.test(s.slice(sep - 5, sep)) && yamlValueLine(ctx, sep - 5, sep, v.end);
+  }
+  const sep = s.charCodeAt(keyEnd);
+  if (sep === 58) return yamlValueLine(ctx, keyStart, keyEnd, v.end);
+  if (sep === 61 && (envPair(s, key, keyStart, keyEnd, v.end) || propertiesLine(s, keyStart, keyEnd, value, v.end))) return true;
+  // An INI file spaces its `=` as often as not.
+  return iniLine(s, keyStart, v.end);
+}
+
+/**
+ * `NAME=word` with an environment variable's name, `=` right after it and a
+ * word right after that, anywhere on its line: how shells, `docker run -e`,
+ * `kubectl set env`, `heroku config:set`, `docker inspect`'s Env strings and
+ * systemd's `Environment=` all write one. Code spaces its assignments and
+ * names its variables otherwise; a name after `.` (`config.DB_PASSWORD=x`)
+ * is a member's.
+ */
+function envPair(s: string, key: string, keyStart: number, keyEnd: number, valueEnd: number): boolean {
+  if (!ENV_NAME.test(key) || s.charCodeAt(keyEnd + 1) === 61 || s.charCodeAt(keyEnd + 1) === 32) return false;
+  const before = keyStart > 0 ? s.charCodeAt(keyStart - 1) : 10;
+  const after = valueEnd < s.length ? s.charCodeAt(valueEnd) : 10;
+  return ENV_BEFORE.has(before) && ENV_AFTER.has(after);
+}
+const ENV_BEFORE = new Set([..." \t\r\n\"'([,=;&|:{-"].map((c) => c.charCodeAt(0)));
+const ENV_AFTER = new Set([..." \t\r\n\"',;)]}&|"].map((c) => c.charCodeAt(0)));
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [

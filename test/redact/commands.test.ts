@@ -115,6 +115,9 @@ describe("setters", () => {
     `[Environment]::SetEnvironmentVariable("DB_PASS", "${S}", "User")\n`,
     `$pw = ConvertTo-SecureString "${S}" -AsPlainText -Force\n`,
     `$pw = ConvertTo-SecureString -String '${S}' -AsPlainText -Force\n`,
+    `set -gx DB_PASSWORD ${S}\n`,
+    `set -x API_TOKEN '${S}'; and make\n`,
+    `setenv DB_PASSWORD "${S}"\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -126,6 +129,8 @@ describe("setters", () => {
     'os.Setenv("PATH", "/usr/bin:/bin")\n',
     'os.Setenv("TOKEN_TTL", "3600")\n',
     "$pw = ConvertTo-SecureString $plain -AsPlainText -Force\n",
+    "set -x PATH /usr/bin $PATH\nset -gx EDITOR vim\nset -e DB_PASSWORD\nset -euo pipefail\nset -x\n",
+    "setenv DB_PASSWORD $SECRET\nset -x DB_PASSWORD (cat /run/secrets/db)\n",
   ]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }

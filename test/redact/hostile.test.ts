@@ -55,6 +55,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["pgpass ports in one long line: :5432::5432:…", fill(":5432:")],
     ["positional-password commands with no password: rabbitmqctl add_user …", fill("rabbitmqctl add_user ")],
     ["redis prompts of AUTH: 6379> AUTH 6379> AUTH …", fill("6379> AUTH ")],
+    ["fish set flags with no name: set -x set -x …", fill("set -x ")],
+    ["environment pairs, every one a find: DB_PASSWORD=Word DB_PASSWORD=Word …", fill(" DB_PASSWORD=CorrectHorse")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

@@ -494,6 +494,43 @@ describe("properties files: a bare word after a dotted key is the value", () => 
   }
 });
 
+describe("an environment pair anywhere on its line: NAME=word is the value", () => {
+  for (const text of [
+    "docker run -e POSTGRES_PASSWORD=CorrectHorseBattery postgres:16\n",
+    "kubectl set env deploy/api DB_PASSWORD=CorrectHorseBattery\n",
+    "heroku config:set DB_PASSWORD=CorrectHorseBattery -a shop\n",
+    "PWD=/app POSTGRES_PASSWORD=CorrectHorseBattery HOME=/root\n",
+    'Environment="DB_PASSWORD=CorrectHorseBattery"\n',
+    "Environment=DB_PASSWORD=CorrectHorseBattery\n",
+    '"Env": [\n    "POSTGRES_PASSWORD=CorrectHorseBattery",\n    "PATH=/usr/bin"\n]\n',
+    "ARG DB_PASSWORD=CorrectHorseBattery\n",
+  ]) {
+    test(text.trim().split("\n")[0]!, () => {
+      const out = r.text(text);
+      expect(out).not.toContain("CorrectHorseBattery");
+      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
+    });
+  }
+  test("and in a docker inspect value", () => {
+    const out = JSON.stringify(r.value({ Config: { Env: ["POSTGRES_PASSWORD=CorrectHorseBattery", "PATH=/usr/bin"] } }));
+    expect(out).not.toContain("CorrectHorseBattery");
+  });
+  test("a Kubernetes env entry's value: line", () => {
+    const text = "env:\n- name: DB_PASSWORD\n  value: CorrectHorseBattery\n- name: LOG_LEVEL\n  value: debug\n";
+    expect(r.text(text)).toBe(text.replace("CorrectHorseBattery", r.text(text).match(/\[REDACTED:password:[0-9a-f]{4}\]/)?.[0] ?? "(kept)"));
+  });
+  for (const text of [
+    "if (DB_PASSWORD==Password) {}\n",
+    "config.DB_PASSWORD=defaultPassword\n",
+    "DB_PASSWORD = CorrectHorseBattery\n",
+    "DB_PASSWORD=$(cat /run/secrets/db)\n",
+    "x = f(DB_PASSWORD=HashedPassword.value)\n",
+    "const o = {\n  name: 'DB_PASSWORD',\n  value: dbPassword,\n}\n",
+  ]) {
+    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+  }
+});
+
 describe("INI files: a bare word under a [section] is the value", () => {
   for (const text of [
     "[client]\nuser = root\npassword = CorrectHorseBattery\n",

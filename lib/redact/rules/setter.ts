@@ -2,8 +2,9 @@
  * A secret set by a call that names it, where the key/value rule sees no
  * `=` or `:`: `define('DB_PASSWORD', 'x')` (PHP), `os.Setenv("API_TOKEN",
  * "x")`, `os.environ.setdefault("SECRET_KEY", "x")`,
- * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, and PowerShell's
- * `ConvertTo-SecureString "x" -AsPlainText`. Only these setters: a quoted key
+ * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, fish's `set -x
+ * NAME x` and csh's `setenv NAME x`, and PowerShell's `ConvertTo-SecureString
+ * "x" -AsPlainText`. Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
  */
@@ -13,6 +14,9 @@ import type { Rule } from "../types.ts";
 
 /** A quoted literal: group `n` holds a single-quoted one's inside, `n + 1` a double-quoted one's. */
 const literal = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"([^"\n\\]{1,${max}})")`;
+
+/** A quoted literal (groups `n`, `n + 1`) or a bare word (`n + 2`) up to the end of the command. */
+const literalOrWord = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"([^"\n\\]{1,${max}})"|([^\s'"\\;|&$]{1,${max}})(?=[ \t]*(?:$|[\r\n;|&#])))`;
 
 /** See the module comment. */
 export const SETTER_RULES: readonly Rule[] = [
@@ -28,6 +32,20 @@ export const SETTER_RULES: readonly Rule[] = [
         const key = m[1] ?? m[2] ?? "";
         const cls = classifyKey(key);
         return cls !== null && plausibleSecret(v, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict);
+      },
+    },
+  ),
+  // fish's `set -x NAME value` (-gx, -Ux…) and csh's `setenv NAME value`: a variable set with a space, not `=`.
+  regexRule(
+    "password",
+    ["set -", "setenv "],
+    String.raw`(?<![\w-])(?:setenv|set(?:[ \t]{1,4}-[a-zA-Z]{1,4}){1,3})[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}${literalOrWord(4096)}`,
+    {
+      priority: 1,
+      group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
+      accept: (v, m) => {
+        const cls = classifyKey(m[1]!);
+        return cls !== null && plausibleSecret(v, cls.password, m[1]!.split(/[^A-Za-z]+/).pop(), cls.strict);
       },
     },
   ),
