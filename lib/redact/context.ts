@@ -151,16 +151,45 @@ const CODE_HEAD = /^[A-Za-z_$][\w$.]*[[(]/;
 // A YAML list's `- ` too: compose's `environment:` lists `- NAME=value`.
 const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?$/;
 
-/** Whether the key at `keyStart` opens its line (after indentation and `export`/`set`/`ENV`). */
-function assignmentLine(s: string, keyStart: number): boolean {
-  // Only a newline within 17 characters can make it one: an unbounded lastIndexOf per hit read a
-  // long line back to its start at every key on it.
-  let nl = keyStart - 1;
-  const lim = Math.max(0, keyStart - 17);
+/**
+ * The line number a file reader puts before each line: `cat -n`'s `     3\t`,
+ * the Read tool's `     3→`. What follows it is the line as the file has it,
+ * so the rules that ask where a line starts ask after it.
+ */
+const GUTTER = /[ \t]{0,8}\d{1,7}(?:\t|→)/y;
+const GUTTER_MAX = 16;
+/** Where line `lineStart`'s own text starts: past a line-number gutter, if it has one. */
+function pastGutter(s: string, lineStart: number): number {
+  GUTTER.lastIndex = lineStart;
+  return GUTTER.test(s) ? GUTTER.lastIndex : lineStart;
+}
+/** A line above, as the file has it (its gutter, if any, left out). */
+const lineText = (s: string, start: number, end: number): string => s.slice(pastGutter(s, start), end);
+
+/**
+ * The start of the line `at` is on, if it is within `max` characters before
+ * it, else -1: an unbounded lastIndexOf per hit read a long line back to its
+ * start at every key on it.
+ */
+function nearLineStart(s: string, at: number, max: number): number {
+  let nl = at - 1;
+  const lim = Math.max(0, at - max);
   while (nl >= lim && s.charCodeAt(nl) !== 10) nl--;
-  if (nl < lim && lim > 0) return false;
-  const lineStart = nl + 1;
-  return keyStart - lineStart <= 16 && ASSIGNMENT_HEAD.test(s.slice(lineStart, keyStart));
+  return nl < lim && lim > 0 ? -1 : nl + 1;
+}
+
+/** Whether the key at `keyStart` opens its line (after a gutter, indentation and `export`/`set`/`ENV`). */
+function assignmentLine(s: string, keyStart: number): boolean {
+  const lineStart = nearLineStart(s, keyStart, 17 + GUTTER_MAX);
+  if (lineStart < 0) return false;
+  const from = pastGutter(s, lineStart);
+  return from <= keyStart && keyStart - from <= 16 && ASSIGNMENT_HEAD.test(s.slice(from, keyStart));
+}
+
+/** Whether the key at `keyStart` is the first thing on its line, past a gutter. */
+function opensLine(s: string, keyStart: number): boolean {
+  const lineStart = nearLineStart(s, keyStart, GUTTER_MAX + 1);
+  return lineStart >= 0 && pastGutter(s, lineStart) === keyStart;
 }
 
 /**
@@ -180,10 +209,11 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
   while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
   const after = s.charCodeAt(e);
   if (!(e >= s.length || after === 10 || after === 13 || (after === 35 && e > valueEnd))) return false;
-  let lineStart = keyStart;
-  while (lineStart > 0 && keyStart - lineStart <= YAML_INDENT_MAX && s.charCodeAt(lineStart - 1) !== 10) lineStart--;
-  if (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 10) return false;
-  const head = YAML_HEAD.exec(s.slice(lineStart, keyStart));
+  const lineStart = nearLineStart(s, keyStart, YAML_INDENT_MAX + GUTTER_MAX + 1);
+  if (lineStart < 0) return false;
+  const from = pastGutter(s, lineStart);
+  if (from > keyStart) return false;
+  const head = YAML_HEAD.exec(s.slice(from, keyStart));
   if (!head) return false;
   // The column the block's keys start at (a list item's dash, when the key follows one).
   let indent = head[1]!.length;
@@ -193,7 +223,7 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
   for (let seen = 0; end > 0 && seen < YAML_LINES_MAX; seen++) {
     const start = s.lastIndexOf("\n", end - 1) + 1;
     if (end - start > YAML_LINE_MAX) return false;
-    const line = s.slice(start, end);
+    const line = lineText(s, start, end);
     end = start - 1;
     const m = YAML_LINE.exec(line);
     if (!m) continue; // blank or a comment
@@ -233,7 +263,7 @@ function yamlJudged(ctx: ScanCtx, judged: { line: number; indent: number }, yes:
  * camelCase; a value that opens with a capital or holds `_` is no variable's name.
  */
 function propertiesLine(s: string, keyStart: number, keyEnd: number, value: string, valueEnd: number): boolean {
-  if (s.charCodeAt(keyEnd) !== 61 || (keyStart > 0 && s.charCodeAt(keyStart - 1) !== 10)) return false;
+  if (s.charCodeAt(keyEnd) !== 61 || !opensLine(s, keyStart)) return false;
   if (!PROPERTIES_KEY.test(s.slice(keyStart, keyEnd)) || !/^[A-Z]|_/.test(value)) return false;
   let e = valueEnd;
   while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
@@ -247,7 +277,7 @@ function propertiesLine(s: string, keyStart: number, keyEnd: number, value: stri
  * headers; a `[section]` line above `password = hashed_password` is an INI's.
  */
 function iniLine(s: string, keyStart: number, valueEnd: number): boolean {
-  if (keyStart > 0 && s.charCodeAt(keyStart - 1) !== 10) return false;
+  if (!opensLine(s, keyStart)) return false;
   let e = valueEnd;
   while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
   if (!(e >= s.length || s.charCodeAt(e) === 10 || s.charCodeAt(e) === 13)) return false;
@@ -255,7 +285,7 @@ function iniLine(s: string, keyStart: number, valueEnd: number): boolean {
   for (let seen = 0; end > 0 && seen < YAML_LINES_MAX; seen++) {
     const start = s.lastIndexOf("\n", end - 1) + 1;
     if (end - start > YAML_LINE_MAX) return false;
-    const line = s.slice(start, end);
+    const line = lineText(s, start, end);
     end = start - 1;
     if (INI_SECTION.test(line)) return true;
     if (!INI_OTHER.test(line)) return false;
@@ -290,7 +320,7 @@ const YAML_ENTRY = /^[ \t]*(?:- .*|(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):(?:[ \t].
 const BARE_NAME = /^[A-Za-z_][\w$]*$/;
 
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
-const VALUE_AFTER = /(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]/iy;
+const VALUE_AFTER = /(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n(?:[ \t]{0,8}\d{1,7}(?:\t|→))?[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]/iy;
 
 /**
  * The value a label names: the key sits in a `name`/`key` field and the

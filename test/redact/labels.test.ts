@@ -531,6 +531,31 @@ describe("an environment pair anywhere on its line: NAME=word is the value", () 
   }
 });
 
+describe("a file as a reader numbers it (cat -n, the Read tool): the line is the file's", () => {
+  const numbered = (text: string, gutter: "\t" | "→"): string =>
+    text.replace(/\n$/, "").split("\n").map((l, i) => `${String(i + 1).padStart(6)}${gutter}${l}`).join("\n") + "\n";
+  for (const text of [
+    "database:\n  user: app\n  password: CorrectHorseBattery\n",
+    "DB_PASSWORD=CorrectHorseBattery\nLOG_LEVEL=debug\n",
+    "[client]\nuser = root\npassword = CorrectHorseBattery\n",
+    "spring.datasource.password=CorrectHorseBattery\n",
+    "env:\n- name: DB_PASSWORD\n  value: CorrectHorseBattery\n",
+  ]) {
+    for (const gutter of ["\t", "→"] as const) {
+      test(`${JSON.stringify(text.split("\n")[0])} numbered with ${JSON.stringify(gutter)}`, () => {
+        const input = numbered(text, gutter);
+        const out = r.text(input);
+        expect(out).not.toContain("CorrectHorseBattery");
+        expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(input);
+      });
+    }
+  }
+  test("stays: code numbered the same way", () => {
+    const input = numbered("@dataclass\nclass User:\n    name: str\n    password: HashedPassword\n", "→");
+    expect(r.text(input)).toBe(input);
+  });
+});
+
 describe("INI files: a bare word under a [section] is the value", () => {
   for (const text of [
     "[client]\nuser = root\npassword = CorrectHorseBattery\n",
