@@ -81,6 +81,8 @@ describe("flags only one command gives a password's meaning", () => {
     `rabbitmqctl change_password admin ${S}\n`,
     `net user admin ${S} /add\n`,
     `127.0.0.1:6379> AUTH default ${S}\n`,
+    `mc alias set myminio http://127.0.0.1:9000 minioadmin ${S}\n`,
+    `mc config host add s3 https://s3.amazonaws.com AKIAIOSFODNN7EXAMPLE '${S}'\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -98,6 +100,7 @@ describe("flags only one command gives a password's meaning", () => {
     "AUTH failed\nAUTH token expired\n127.0.0.1:6379> AUTH\n",
     "net user\nnet user admin /add\nnet user admin *\nnet user guest /active:no\n",
     "rabbitmqctl add_user admin\nrabbitmqctl list_users\n",
+    "mc alias set myminio http://127.0.0.1:9000\nmc alias list\nmc alias set myminio http://127.0.0.1:9000 minioadmin $MINIO_SECRET\n",
     "openssl rand -hex 32\nsqlcmd -S db -E -Q 'select 1'\nuseradd -m bob\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,

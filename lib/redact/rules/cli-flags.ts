@@ -74,6 +74,10 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["net user "], String.raw`net[ \t]{1,5}user[ \t]{1,5}["']?[^\s'"/]{1,64}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})(?=["']?(?:[ \t]{1,5}/|[ \t]*\r?$|[ \t]*\n))`, {
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
+  // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (and the older `mc config host add`)
+  ["password", ["mc alias ", "mc config "], String.raw`mc[ \t]{1,5}(?:alias[ \t]{1,5}set|config[ \t]{1,5}host[ \t]{1,5}add)[ \t]{1,5}\S{1,64}[ \t]{1,5}\S{1,512}[ \t]{1,5}["']?[^\s'"]{1,256}["']?[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }],
   // Redis's AUTH [user] SECRET at redis-cli's prompt (`127.0.0.1:6379> AUTH …`); a line that opens
   // with AUTH is as often a log's word (`AUTH failed`, `AUTH token expired`)
   ["password", ["auth "], String.raw`(?<=(?:\d{1,5}|redis|\[\d{1,2}\])> ?)AUTH[ \t]{1,5}(?:[^\s]{1,64}[ \t]{1,5})?([^\s]{1,256})[ \t]*(?=\r?\n|$)`, {
