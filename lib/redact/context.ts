@@ -205,10 +205,7 @@ function opensLine(s: string, keyStart: number): boolean {
 function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd: number): boolean {
   const s = ctx.s;
   if (s.charCodeAt(keyEnd) !== 58 || (s.charCodeAt(keyEnd + 1) !== 32 && s.charCodeAt(keyEnd + 1) !== 9)) return false;
-  let e = valueEnd;
-  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
-  const after = s.charCodeAt(e);
-  if (!(e >= s.length || after === 10 || after === 13 || (after === 35 && e > valueEnd))) return false;
+  if (!endsLine(s, valueEnd, true)) return false;
   const lineStart = nearLineStart(s, keyStart, YAML_INDENT_MAX + GUTTER_MAX + 1);
   if (lineStart < 0) return false;
   const from = pastGutter(s, lineStart);
@@ -218,30 +215,55 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
   // The column the block's keys start at (a list item's dash, when the key follows one).
   let indent = head[1]!.length;
   const judged = { line: lineStart, indent };
-  // The lines above, nearest first, until the parent or the start of the text.
-  let end = lineStart - 1;
-  for (let seen = 0; end > 0 && seen < YAML_LINES_MAX; seen++) {
-    const start = s.lastIndexOf("\n", end - 1) + 1;
-    if (end - start > YAML_LINE_MAX) return false;
-    const line = lineText(s, start, end);
-    end = start - 1;
+  const verdict = walkUp(s, lineStart, (line, start) => {
     const m = YAML_LINE.exec(line);
-    if (!m) continue; // blank or a comment
+    if (!m) return undefined; // blank or a comment
     const at = m[1]!.length;
     // `- name: x` over `  password: …`: the list item this mapping is, a sibling; its list's level is the dash's.
     if (m[2] !== undefined && at + 2 === indent) {
       if (!YAML_ENTRY.test(line)) return false;
       indent = at;
-      continue;
+      return undefined;
     }
-    if (at > indent) continue; // inside a sibling's block
-    if (at < indent) return yamlJudged(ctx, judged, YAML_PARENT.test(line));
+    if (at > indent) return undefined; // inside a sibling's block
+    if (at < indent) return YAML_PARENT.test(line);
     if (!YAML_ENTRY.test(line)) return false;
     // A sibling already judged a YAML value at this indentation: the lines above it are the same.
-    if (start === ctx.memo.yamlLine && indent === ctx.memo.yamlIndent) return yamlJudged(ctx, judged, true);
-  }
+    return start === ctx.memo.yamlLine && indent === ctx.memo.yamlIndent ? true : undefined;
+  });
   // No parent: a top-level mapping, when nothing above it was code.
-  return yamlJudged(ctx, judged, end <= 0);
+  return yamlJudged(ctx, judged, verdict === true || verdict === TOP);
+}
+
+/** walkUp's answers when its visitor gave none: it read to the text's start, or gave up reading. */
+const TOP = "top";
+const FAR = "far";
+
+/**
+ * The lines above line `lineStart`, nearest first, each as the file has it
+ * (lineText) with its start, to `visit` until it says true or false; TOP
+ * when the text's start is reached first, FAR past YAML_LINES_MAX lines or
+ * at a line longer than YAML_LINE_MAX (what a file of settings never has).
+ */
+function walkUp(s: string, lineStart: number, visit: (line: string, start: number) => boolean | undefined): boolean | typeof TOP | typeof FAR {
+  let end = lineStart - 1;
+  for (let seen = 0; end > 0; seen++) {
+    if (seen >= YAML_LINES_MAX) return FAR;
+    const start = s.lastIndexOf("\n", end - 1) + 1;
+    if (end - start > YAML_LINE_MAX) return FAR;
+    const verdict = visit(lineText(s, start, end), start);
+    if (verdict !== undefined) return verdict;
+    end = start - 1;
+  }
+  return TOP;
+}
+
+/** Whether only spaces (or, with `comment`, a ` #` comment) stand between `at` and the end of its line. */
+function endsLine(s: string, at: number, comment = false): boolean {
+  let e = at;
+  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
+  const c = s.charCodeAt(e);
+  return e >= s.length || c === 10 || c === 13 || (comment && c === 35 && e > at);
 }
 
 /** Remembers a line yamlValueLine found a YAML value on, so the next sibling stops there: a block of N passwords reads N lines, not N x 32. */
@@ -264,10 +286,7 @@ function yamlJudged(ctx: ScanCtx, judged: { line: number; indent: number }, yes:
  */
 function propertiesLine(s: string, keyStart: number, keyEnd: number, value: string, valueEnd: number): boolean {
   if (s.charCodeAt(keyEnd) !== 61 || !opensLine(s, keyStart)) return false;
-  if (!PROPERTIES_KEY.test(s.slice(keyStart, keyEnd)) || !/^[A-Z]|_/.test(value)) return false;
-  let e = valueEnd;
-  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
-  return e >= s.length || s.charCodeAt(e) === 10 || s.charCodeAt(e) === 13;
+  return PROPERTIES_KEY.test(s.slice(keyStart, keyEnd)) && /^[A-Z]|_/.test(value) && endsLine(s, valueEnd);
 }
 /**
  * Whether the bare value at `s[keyStart..valueEnd)` is an INI file's, as
@@ -277,20 +296,9 @@ function propertiesLine(s: string, keyStart: number, keyEnd: number, value: stri
  * headers; a `[section]` line above `password = hashed_password` is an INI's.
  */
 function iniLine(s: string, keyStart: number, valueEnd: number): boolean {
-  if (!opensLine(s, keyStart)) return false;
-  let e = valueEnd;
-  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
-  if (!(e >= s.length || s.charCodeAt(e) === 10 || s.charCodeAt(e) === 13)) return false;
-  let end = keyStart - 1;
-  for (let seen = 0; end > 0 && seen < YAML_LINES_MAX; seen++) {
-    const start = s.lastIndexOf("\n", end - 1) + 1;
-    if (end - start > YAML_LINE_MAX) return false;
-    const line = lineText(s, start, end);
-    end = start - 1;
-    if (INI_SECTION.test(line)) return true;
-    if (!INI_OTHER.test(line)) return false;
-  }
-  return false;
+  if (!opensLine(s, keyStart) || !endsLine(s, valueEnd)) return false;
+  const lineStart = nearLineStart(s, keyStart, GUTTER_MAX + 1);
+  return walkUp(s, lineStart, (line) => (INI_SECTION.test(line) ? true : INI_OTHER.test(line) ? undefined : false)) === true;
 }
 /** `[client]`, `[distutils]`, `[ODBC Data Sources]`. */
 const INI_SECTION = /^\[[\w .:-]{1,64}\]\r?$/;
@@ -303,7 +311,7 @@ const PROPERTIES_KEY = /^(?!(?:this|self|cls|window|document|globalThis|module|e
 /** Indentation, then a list item's dash, before a YAML key. */
 const YAML_HEAD = /^([ \t]*)(?:- )?$/;
 const YAML_INDENT_MAX = 64;
-/** How far up yamlValueLine reads: lines, and the longest line it reads whole. */
+/** How far up walkUp reads: lines, and the longest line it reads whole. */
 const YAML_LINES_MAX = 32;
 const YAML_LINE_MAX = 256;
 /** A line with something on it (its indentation in group 1) that is not a comment. */
