@@ -16,6 +16,12 @@ const gone = (input: string, secret: string): string => {
   expect(leak(out, secret)).toBeUndefined();
   return out;
 };
+/** Only the word-built password goes: the text comes back whole with its one tag put back. */
+const onlyTheWordGoes = (text: string, word = "CorrectHorseBattery"): void => {
+  const out = r.text(text);
+  expect(out).not.toContain(word);
+  expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, word)).toBe(text);
+};
 
 describe("weak or no labels", () => {
   test("a label on a line of its own, the value alone on the next (rules/label-line.ts)", () => {
@@ -453,13 +459,7 @@ describe("YAML: a bare word under a password key is the value", () => {
     ["after a comment and a blank line", "database:\n  # production\n\n  host: db\n  password: CorrectHorseBattery # rotate monthly\n"],
     ["top level", "host: db\nadmin_password: CorrectHorseBattery\n"],
   ] as const) {
-    test(name, () => {
-      const out = r.text(text);
-      expect(out).not.toContain("CorrectHorseBattery");
-      expect(out).toMatch(/password: \[REDACTED:password:[0-9a-f]{4}\]/i);
-      // Only the value goes.
-      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
-    });
+    test(name, () => onlyTheWordGoes(text));
   }
   for (const [name, text] of [
     ["a Python class body", "@dataclass\nclass User:\n    name: str\n    password: HashedPassword\n"],
@@ -506,9 +506,7 @@ describe("an environment pair anywhere on its line: NAME=word is the value", () 
     "ARG DB_PASSWORD=CorrectHorseBattery\n",
   ]) {
     test(text.trim().split("\n")[0]!, () => {
-      const out = r.text(text);
-      expect(out).not.toContain("CorrectHorseBattery");
-      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
+      onlyTheWordGoes(text);
     });
   }
   test("and in a docker inspect value", () => {
@@ -542,12 +540,7 @@ describe("a file as a reader numbers it (cat -n, the Read tool): the line is the
     "env:\n- name: DB_PASSWORD\n  value: CorrectHorseBattery\n",
   ]) {
     for (const gutter of ["\t", "→"] as const) {
-      test(`${JSON.stringify(text.split("\n")[0])} numbered with ${JSON.stringify(gutter)}`, () => {
-        const input = numbered(text, gutter);
-        const out = r.text(input);
-        expect(out).not.toContain("CorrectHorseBattery");
-        expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(input);
-      });
+      test(`${JSON.stringify(text.split("\n")[0])} numbered with ${JSON.stringify(gutter)}`, () => onlyTheWordGoes(numbered(text, gutter)));
     }
   }
   test("stays: code numbered the same way", () => {
@@ -563,9 +556,7 @@ describe("INI files: a bare word under a [section] is the value", () => {
     "[pypi]\n; upload token below\nusername = __token__\n\npassword = CorrectHorseBattery\n",
   ]) {
     test(text.split("\n")[0]!, () => {
-      const out = r.text(text);
-      expect(out).not.toContain("CorrectHorseBattery");
-      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
+      onlyTheWordGoes(text);
     });
   }
   for (const text of ["def f():\n    pass\npassword = CorrectHorseBattery\n", "x = [1]\npassword = HashedPassword\n", "[client]\n  password = HashedPassword\n"]) {
