@@ -447,11 +447,39 @@ function namedLiteral(ctx: ScanCtx, key: string, keyStart: number, keyEnd: numbe
     return s.charCodeAt(sep) === 58 && /^value$/i.test(s.slice(sep - 5, sep)) && yamlValueLine(ctx, sep - 5, sep, v.end);
   }
   const sep = s.charCodeAt(keyEnd);
+  if (grepSettingsLine(s, keyStart, keyEnd, v.end)) return true;
   if (sep === 58) return yamlValueLine(ctx, keyStart, keyEnd, v.end);
   if (sep === 61 && (envPair(s, key, keyStart, keyEnd, v.end) || propertiesLine(s, keyStart, keyEnd, value, v.end))) return true;
   // An INI file spaces its `=` as often as not.
   return iniLine(s, keyStart, v.end);
 }
+
+/**
+ * A line of `grep` output (`config/database.yml:12:  password: word`,
+ * `my.cnf-3-password = word`) from a settings file, named by its extension:
+ * grep has dropped the lines that would say what the file is, but its name
+ * still does. The key opens the file's line (after indentation), a YAML
+ * file's with `:`, an INI, properties or TOML file's with `=`, and the value ends it.
+ */
+function grepSettingsLine(s: string, keyStart: number, keyEnd: number, valueEnd: number): boolean {
+  const lineStart = nearLineStart(s, keyStart, GREP_PREFIX_MAX + YAML_INDENT_MAX);
+  if (lineStart < 0) return false;
+  GREP_PREFIX.lastIndex = lineStart;
+  const m = GREP_PREFIX.exec(s);
+  if (!m || GREP_PREFIX.lastIndex > keyStart || !/^[ \t]*$/.test(s.slice(GREP_PREFIX.lastIndex, keyStart))) return false;
+  const ext = m[1]!.toLowerCase();
+  let sep = keyEnd;
+  while (s.charCodeAt(sep) === 32 || s.charCodeAt(sep) === 9) sep++;
+  const yaml = ext === "yml" || ext === "yaml";
+  if (yaml ? sep !== keyEnd || s.charCodeAt(sep) !== 58 : !SETTINGS_EXT.has(ext) || s.charCodeAt(sep) !== 61) return false;
+  return endsLine(s, valueEnd, yaml);
+}
+
+/** grep's `path:N:` (or `path:`, `path-N-` for a context line) before a line, the path's extension in group 1. */
+const GREP_PREFIX = /[^\s:]{0,240}\.([A-Za-z]{2,10})(?::\d{1,7}:|-\d{1,7}-|:)/y;
+const GREP_PREFIX_MAX = 256;
+/** Files whose lines are `key = value` settings. */
+const SETTINGS_EXT = new Set(["ini", "cnf", "cfg", "conf", "properties", "toml", "env"]);
 
 /**
  * `NAME=word` with an environment variable's name, `=` right after it and a

@@ -549,6 +549,21 @@ describe("a file as a reader numbers it (cat -n, the Read tool): the line is the
   });
 });
 
+describe("grep output from a settings file: the file's name says what the line is", () => {
+  for (const text of [
+    "config/database.yml:12:  password: CorrectHorseBattery\n",
+    "config/database.yml:  password: CorrectHorseBattery\n",
+    "deploy/values.yaml-7-    rootPassword: CorrectHorseBattery\n",
+    "/etc/mysql/my.cnf:3:password = CorrectHorseBattery\n",
+    "src/main/resources/app.properties:2:db.password=CorrectHorseBattery\n",
+  ]) {
+    test(text.trim(), () => onlyTheWordGoes(text));
+  }
+  for (const text of ["src/models/user.ts:5:  password: HashedPassword\n", "src/app.py:3:password = HashedPassword\n", "config/x.yml:3:  password: hashedPassword,\n", "README.md:10:password: Required\n"]) {
+    test(`stays: ${text.trim()}`, () => expect(r.text(text)).toBe(text));
+  }
+});
+
 describe("INI files: a bare word under a [section] is the value", () => {
   for (const text of [
     "[client]\nuser = root\npassword = CorrectHorseBattery\n",
