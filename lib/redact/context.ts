@@ -417,7 +417,10 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // code (`password: hashedPassword,` in an object literal, a class body's annotation) keep it a name
   // (yamlValueLine), in a properties file (`db.password=CorrectHorseBattery`, propertiesLine) and in
   // an INI section (`[client]` over `password = CorrectHorseBattery`, iniLine).
-  const literal = v.bare === true && s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
+  // And so it is on a command line: a flag's value (`--password word`, `--password=word`,
+  // `-Ddb.password=word`, `-var db_password=word` after a flag), a URL query's or form body's
+  // (`&password=word`), a Windows switch's (`/pass:word`): the shell passes the word as it is.
+  const literal = v.bare === true && ((s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart)) || commandLineValue(s, a, keyStart, v.flag));
   const lastWord = key.split(/[^A-Za-z]+/).pop();
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true && !literal)) {
     // Asked only of a name the bare test turned away, since it reads the lines above.
@@ -430,6 +433,22 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;
   ctx.out.push(f ?? { from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
 }
+
+/**
+ * Whether the key at `a` (its name from `keyStart`) is a command line's or
+ * a URL's: a flag (`--password`, `-Ddb.password`), a flag's argument
+ * (`-var db_password=…`, `--set auth.password=…`), a query or form pair
+ * (`?…&password=…`), a Windows switch (`/pass:…`). Code has none of these
+ * before a name.
+ */
+function commandLineValue(s: string, a: number, keyStart: number, flag: boolean): boolean {
+  if (flag || keyStart > a) return true;
+  const before = a > 0 ? s.charCodeAt(a - 1) : 10;
+  if (before === 38 || before === 63 || (before === 47 && s.charCodeAt(a - 2) === 32)) return true;
+  return FLAG_BEFORE.test(s.slice(Math.max(0, a - 48), a));
+}
+/** A flag word, then the space before its argument: `-var `, `-e `, `--set `. */
+const FLAG_BEFORE = /(?:^|[ \t])--?[A-Za-z][\w-]{0,40}[ \t]{1,4}$/;
 
 /**
  * Whether a password key's bare name-shaped value (`CorrectHorseBattery`)

@@ -83,6 +83,9 @@ describe("flags only one command gives a password's meaning", () => {
     `127.0.0.1:6379> AUTH default ${S}\n`,
     `mc alias set myminio http://127.0.0.1:9000 minioadmin ${S}\n`,
     `mc config host add s3 https://s3.amazonaws.com AKIAIOSFODNN7EXAMPLE '${S}'\n`,
+    `psexec \\\\host -u admin -p ${S} cmd\n`,
+    `schtasks /create /tn nightly /ru admin /rp ${S} /tr backup.cmd\n`,
+    `net use \\\\srv\\share ${S} /user:me\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -101,10 +104,38 @@ describe("flags only one command gives a password's meaning", () => {
     "net user\nnet user admin /add\nnet user admin *\nnet user guest /active:no\n",
     "rabbitmqctl add_user admin\nrabbitmqctl list_users\n",
     "mc alias set myminio http://127.0.0.1:9000\nmc alias list\nmc alias set myminio http://127.0.0.1:9000 minioadmin $MINIO_SECRET\n",
+    "net use \\\\srv\\share /user:me\nnet use Z: \\\\srv\\share /persistent:yes\nnet use \\\\srv\\share * /user:me\n",
+    "schtasks /create /tn x /ru SYSTEM /tr x\npsexec \\\\host cmd\n",
     "openssl rand -hex 32\nsqlcmd -S db -E -Q 'select 1'\nuseradd -m bob\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
   ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("a command line's values are literals: a word-built password after a flag goes", () => {
+  // In code a bare name is a reference; on a command line the shell passes the word as it is.
+  const W = "CorrectHorseBattery";
+  for (const input of [
+    `app --password ${W}\n`,
+    `app --password=${W}\n`,
+    `app --db-password ${W}\n`,
+    `java -Ddb.password=${W} -jar app.jar\n`,
+    `terraform apply -var db_password=${W}\n`,
+    `ansible-playbook site.yml -e ansible_password=${W}\n`,
+    `helm install shop ./chart --set auth.password=${W}\n`,
+    `curl -d "username=admin&password=${W}" https://example.com/login\n`,
+    `https://example.com/login?user=admin&password=${W}\n`,
+    `cmdkey /add:srv /user:me /pass:${W}\n`,
+  ]) {
+    test(input.trim(), () => {
+      const out = r.text(input);
+      expect(out).not.toContain(W);
+      expect(out.replace(TAG, W)).toBe(input);
+    });
+  }
+  for (const input of ["password = userPassword\n", "login(password=userPassword)\n", "const o = { password: hashedPassword };\n", "x = a / password\n"]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });

@@ -74,6 +74,16 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["net user "], String.raw`net[ \t]{1,5}user[ \t]{1,5}["']?[^\s'"/]{1,64}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})(?=["']?(?:[ \t]{1,5}/|[ \t]*\r?$|[ \t]*\n))`, {
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
+  // Windows: psexec/paexec -p SECRET, schtasks /RP SECRET, net use \\host\share SECRET
+  ["password", [" -p "], String.raw`(?<=\b(?:psexec|psexec64|paexec)\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["psexec", "paexec", "PsExec", "PSEXEC"], within: 208 },
+  }],
+  ["password", [" /rp "], String.raw`(?<=\bschtasks\b[^\n]{0,200}) /[Rr][Pp][ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), flags: "i",
+  }],
+  ["password", ["net use "], String.raw`net[ \t]{1,5}use[ \t]{1,5}(?:[A-Za-z]:[ \t]{1,5})?["']?\\\\[^\s'"]{1,256}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
+    priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
+  }],
   // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (and the older `mc config host add`)
   ["password", ["mc alias ", "mc config "], String.raw`mc[ \t]{1,5}(?:alias[ \t]{1,5}set|config[ \t]{1,5}host[ \t]{1,5}add)[ \t]{1,5}\S{1,64}[ \t]{1,5}\S{1,512}[ \t]{1,5}["']?[^\s'"]{1,256}["']?[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
