@@ -95,6 +95,7 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   // Number the triples in first-use order and count each one's keywords; then lay the lists out
   // flat. A three-character keyword has one triple; a two-character one (three of them) all 64.
   const triples = new Uint16Array(1 << 18);
+  const tripleBits = new Int32Array(1 << 13);
   const counts = new Int32Array(words.length * 64 + 2);
   const firstKey = new Int32Array(words.length);
   let lists = 0;
@@ -107,6 +108,7 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
       if (triples[key + x] === 0) {
         if (++lists > 65535) throw new Error("more than 65,535 keyword triples");
         triples[key + x] = lists;
+        tripleBits[(key + x) >>> 5]! |= 1 << ((key + x) & 31);
       }
       counts[triples[key + x]!]!++;
     }
@@ -120,8 +122,6 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     const n = wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
     for (let x = 0; x < n; x++) listFlat[counts[triples[firstKey[k]! + x]!]!++] = k;
   }
-  const tripleBits = new Int32Array(1 << 13);
-  for (let t = 0; t < triples.length; t++) if (triples[t] !== 0) tripleBits[t >>> 5]! |= 1 << (t & 31);
   ix = { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars };
   indexCache.set(rules, ix);
   return ix;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { HOOKS, type HookName } from "../../lib/hook/subcommands.ts";
-import { BINARY, baseEnv, cleanup, postToolUse, recordsIn, run, tempDir } from "../support/tracegate.ts";
+import { BINARY, baseEnv, cleanup, postToolUse, recordsIn, run, tempDir, toolUseIdOf } from "../support/tracegate.ts";
 
 let home: string;
 beforeAll(() => {
@@ -31,7 +31,7 @@ test("64 concurrent post-tool-use processes for one session: 64 intact records",
   // On a machine loaded past the budget a hook keeps a payload_cut (reason budget or
   // deadline) whose head still holds the payload: no record is lost either way.
   const recs = lines.map((l) => JSON.parse(l));
-  const ids = new Set(recs.map((r) => (r.type === "payload_cut" ? /"tool_use_id":"(toolu_\d+)"/.exec(r.head)?.[1] : r.tool_use_id)));
+  const ids = new Set(recs.map(toolUseIdOf));
   expect(ids.size).toBe(64);
   for (const r of recs) {
     if (r.type === "payload_cut") expect(["budget", "deadline"]).toContain(r.reason);

@@ -64,6 +64,15 @@ export function cleanup(...dirs: string[]): void {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }
 
+/**
+ * The tool call a record is of: its `tool_use_id`, or for a `payload_cut`
+ * (a hook on a machine loaded past its budget keeps the payload's head, and
+ * no record is lost) the id in that head.
+ */
+export function toolUseIdOf(r: { type?: string; tool_use_id?: string; head?: string }): string | undefined {
+  return r.type === "payload_cut" ? /"tool_use_id":"([^"]+)"/.exec(r.head ?? "")?.[1] : r.tool_use_id;
+}
+
 /** All records of a session file in a data dir, parsed. */
 export function recordsIn(home: string, file?: string): any[] {
   const dir = join(home, "sessions");

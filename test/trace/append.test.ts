@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { analyzeSession } from "../../lib/gate/outcome.ts";
 import { chainedLine, chainStart, lineHash } from "../../lib/trace/chain.ts";
 import { appendRecords, sessionPath } from "../../lib/trace/store.ts";
-import { BINARY, baseEnv, cleanup, postToolUse, run, tempDir } from "../support/tracegate.ts";
+import { BINARY, baseEnv, cleanup, postToolUse, run, tempDir, toolUseIdOf } from "../support/tracegate.ts";
 
 let home: string;
 const env = () => ({ TRACEGATE_HOME: home, TRACEGATE_CONFIG: join(home, "none.jsonc") });
@@ -48,7 +48,8 @@ test("32 hook processes appending to one session at once: no interleaving, no lo
   expect(lines.pop()).toBe("");
   const records = lines.map((l) => JSON.parse(l));
   expect(records).toHaveLength(n);
-  expect(new Set(records.map((r) => r.tool_use_id)).size).toBe(n);
+  // A hook on a machine loaded past its budget keeps a payload_cut whose head names the call: one record each either way.
+  expect(new Set(records.map(toolUseIdOf)).size).toBe(n);
   const a = analyze(id);
   expect(a.corrupt).toEqual([]);
   // The chain is valid, unless a hook could not get the lock inside its deadline (a machine loaded
