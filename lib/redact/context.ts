@@ -156,7 +156,8 @@ const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?$/;
  * the Read tool's `     3→`. What follows it is the line as the file has it,
  * so the rules that ask where a line starts ask after it.
  */
-const GUTTER = /[ \t]{0,8}\d{1,7}(?:\t|→)/y;
+const GUTTER_SOURCE = String.raw`[ \t]{0,8}\d{1,7}(?:\t|→)`;
+const GUTTER = new RegExp(GUTTER_SOURCE, "y");
 const GUTTER_MAX = 16;
 /** Where line `lineStart`'s own text starts: past a line-number gutter, if it has one. */
 function pastGutter(s: string, lineStart: number): number {
@@ -186,10 +187,10 @@ function assignmentLine(s: string, keyStart: number): boolean {
   return from <= keyStart && keyStart - from <= 16 && ASSIGNMENT_HEAD.test(s.slice(from, keyStart));
 }
 
-/** Whether the key at `keyStart` is the first thing on its line, past a gutter. */
-function opensLine(s: string, keyStart: number): boolean {
+/** The start of the line the key at `keyStart` is the first thing on (past a gutter), or -1 when something comes before it. */
+function lineOpenedBy(s: string, keyStart: number): number {
   const lineStart = nearLineStart(s, keyStart, GUTTER_MAX + 1);
-  return lineStart >= 0 && pastGutter(s, lineStart) === keyStart;
+  return lineStart >= 0 && pastGutter(s, lineStart) === keyStart ? lineStart : -1;
 }
 
 /**
@@ -242,15 +243,15 @@ const FAR = "far";
 /**
  * The lines above line `lineStart`, nearest first, each as the file has it
  * (lineText) with its start, to `visit` until it says true or false; TOP
- * when the text's start is reached first, FAR past YAML_LINES_MAX lines or
- * at a line longer than YAML_LINE_MAX (what a file of settings never has).
+ * when the text's start is reached first, FAR past WALK_LINES_MAX lines or
+ * at a line longer than WALK_LINE_MAX (what a file of settings never has).
  */
 function walkUp(s: string, lineStart: number, visit: (line: string, start: number) => boolean | undefined): boolean | typeof TOP | typeof FAR {
   let end = lineStart - 1;
   for (let seen = 0; end > 0; seen++) {
-    if (seen >= YAML_LINES_MAX) return FAR;
+    if (seen >= WALK_LINES_MAX) return FAR;
     const start = s.lastIndexOf("\n", end - 1) + 1;
-    if (end - start > YAML_LINE_MAX) return FAR;
+    if (end - start > WALK_LINE_MAX) return FAR;
     const verdict = visit(lineText(s, start, end), start);
     if (verdict !== undefined) return verdict;
     end = start - 1;
@@ -285,7 +286,7 @@ function yamlJudged(ctx: ScanCtx, judged: { line: number; indent: number }, yes:
  * camelCase; a value that opens with a capital or holds `_` is no variable's name.
  */
 function propertiesLine(s: string, keyStart: number, keyEnd: number, value: string, valueEnd: number): boolean {
-  if (s.charCodeAt(keyEnd) !== 61 || !opensLine(s, keyStart)) return false;
+  if (s.charCodeAt(keyEnd) !== 61 || lineOpenedBy(s, keyStart) < 0) return false;
   return PROPERTIES_KEY.test(s.slice(keyStart, keyEnd)) && /^[A-Z]|_/.test(value) && endsLine(s, valueEnd);
 }
 /**
@@ -296,8 +297,8 @@ function propertiesLine(s: string, keyStart: number, keyEnd: number, value: stri
  * headers; a `[section]` line above `password = hashed_password` is an INI's.
  */
 function iniLine(s: string, keyStart: number, valueEnd: number): boolean {
-  if (!opensLine(s, keyStart) || !endsLine(s, valueEnd)) return false;
-  const lineStart = nearLineStart(s, keyStart, GUTTER_MAX + 1);
+  const lineStart = lineOpenedBy(s, keyStart);
+  if (lineStart < 0 || !endsLine(s, valueEnd)) return false;
   return walkUp(s, lineStart, (line) => (INI_SECTION.test(line) ? true : INI_OTHER.test(line) ? undefined : false)) === true;
 }
 /** `[client]`, `[distutils]`, `[ODBC Data Sources]`. */
@@ -312,8 +313,8 @@ const PROPERTIES_KEY = /^(?!(?:this|self|cls|window|document|globalThis|module|e
 const YAML_HEAD = /^([ \t]*)(?:- )?$/;
 const YAML_INDENT_MAX = 64;
 /** How far up walkUp reads: lines, and the longest line it reads whole. */
-const YAML_LINES_MAX = 32;
-const YAML_LINE_MAX = 256;
+const WALK_LINES_MAX = 32;
+const WALK_LINE_MAX = 256;
 /** A line with something on it (its indentation in group 1) that is not a comment. */
 const YAML_LINE = /^([ \t]*)(- )?[^\s#]/;
 /** A mapping key with nothing after it: what a block of `key: value` lines hangs under. */
@@ -328,7 +329,11 @@ const YAML_ENTRY = /^[ \t]*(?:- .*|(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):(?:[ \t].
 const BARE_NAME = /^[A-Za-z_][\w$]*$/;
 
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
-const VALUE_AFTER = /(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n(?:[ \t]{0,8}\d{1,7}(?:\t|→))?[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]/iy;
+// The next line may carry a reader's line number (GUTTER_SOURCE) before `value:`.
+const VALUE_AFTER = new RegExp(
+  String.raw`(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n(?:${GUTTER_SOURCE})?[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]`,
+  "iy",
+);
 
 /**
  * The value a label names: the key sits in a `name`/`key` field and the
@@ -420,13 +425,15 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // And so it is on a command line: a flag's value (`--password word`, `--password=word`,
   // `-Ddb.password=word`, `-var db_password=word` after a flag), a URL query's or form body's
   // (`&password=word`), a Windows switch's (`/pass:word`): the shell passes the word as it is.
-  const literal = v.bare === true && ((s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart)) || commandLineValue(s, a, keyStart, v.flag));
+  // The bare test only adds reasons to turn a value away, so these are asked only of a bare value
+  // it turned away (most values pass or fail on what they are, and their line is never read).
   const lastWord = key.split(/[^A-Za-z]+/).pop();
-  if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true && !literal)) {
-    // Asked only of a name the bare test turned away, since it reads the lines above.
+  if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true)) {
+    if (v.bare !== true) return;
+    const literal = (s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart)) || commandLineValue(s, a, keyStart, v.flag);
     // Passwords only: other keys' values must look like tokens, which a bare word never does.
-    const named = v.bare === true && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
-    if (!named) return;
+    const named = !literal && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
+    if (!(literal ? plausibleSecret(value, cls.password, lastWord, cls.strict) : named)) return;
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;

@@ -315,9 +315,14 @@ const firstPlain = (args: readonly string[], from = 0): string | undefined => ar
  * program: the name, from the arguments, or undefined. What the name says
  * (classifyKey) says what the value is, as a variable's name does for `printenv`.
  */
-const SETTING_PRINTERS: ReadonlyMap<string, (args: readonly string[]) => string | undefined> = new Map<string, (args: readonly string[]) => string | undefined>([
-  ["terraform", (a) => (a[0] === "output" ? firstPlain(a, 1) : undefined)],
-  ["tofu", (a) => (a[0] === "output" ? firstPlain(a, 1) : undefined)],
+type SettingName = (args: readonly string[]) => string | undefined;
+const outputName: SettingName = (a) => (a[0] === "output" ? firstPlain(a, 1) : undefined);
+/** `npm config get //registry.npmjs.org/:_authToken`: the name after the registry. */
+const npmConfigName: SettingName = (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2)?.replace(/^.*:/, "") : undefined);
+const jqPathName: SettingName = (a) => pathName(firstPlain(a) ?? "");
+const SETTING_PRINTERS: ReadonlyMap<string, SettingName> = new Map<string, SettingName>([
+  ["terraform", outputName],
+  ["tofu", outputName],
   ["pulumi", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
   ["heroku", (a) => (a[0] === "config:get" ? firstPlain(a, 1) : undefined)],
   ["netlify", (a) => (a[0] === "env:get" ? firstPlain(a, 1) : undefined)],
@@ -327,13 +332,13 @@ const SETTING_PRINTERS: ReadonlyMap<string, (args: readonly string[]) => string 
     const plain = a.slice(1).filter((x) => !x.startsWith("-"));
     return plain.length === 1 ? plain[0] : undefined;
   }],
-  ["npm", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2)?.replace(/^.*:/, "") : undefined)],
-  ["pnpm", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2)?.replace(/^.*:/, "") : undefined)],
+  ["npm", npmConfigName],
+  ["pnpm", npmConfigName],
   ["yarn", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
   ["aws", (a) => (a[0] === "configure" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
-  ["jq", (a) => pathName(firstPlain(a) ?? "")],
-  ["gojq", (a) => pathName(firstPlain(a) ?? "")],
-  ["jaq", (a) => pathName(firstPlain(a) ?? "")],
+  ["jq", jqPathName],
+  ["gojq", jqPathName],
+  ["jaq", jqPathName],
   ["yq", (a) => pathName(firstPlain(a[0] === "e" || a[0] === "eval" ? a.slice(1) : a) ?? "")],
 ]);
 

@@ -76,9 +76,9 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // Windows: psexec/paexec -p SECRET, schtasks /RP SECRET, net use \\host\share SECRET
   ["password", [" -p "], String.raw`(?<=\b(?:psexec|psexec64|paexec)\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["psexec", "paexec", "PsExec", "PSEXEC"], within: 208 },
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["psexec", "paexec"], within: 208 },
   }],
-  ["password", [" /rp "], String.raw`(?<=\bschtasks\b[^\n]{0,200}) /[Rr][Pp][ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
+  ["password", [" /rp "], String.raw`(?<=\bschtasks\b[^\n]{0,200}) /rp[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), flags: "i",
   }],
   ["password", ["net use "], String.raw`net[ \t]{1,5}use[ \t]{1,5}(?:[A-Za-z]:[ \t]{1,5})?["']?\\\\[^\s'"]{1,256}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {

@@ -16,7 +16,13 @@ import type { Rule } from "../types.ts";
 const literal = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"([^"\n\\]{1,${max}})")`;
 
 /** A quoted literal (groups `n`, `n + 1`) or a bare word (`n + 2`) up to the end of the command. */
-const literalOrWord = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"([^"\n\\]{1,${max}})"|([^\s'"\\;|&$]{1,${max}})(?=[ \t]*(?:$|[\r\n;|&#])))`;
+const literalOrWord = (max: number): string => String.raw`(?:${literal(max)}|([^\s'"\\;|&$]{1,${max}})(?=[ \t]*(?:$|[\r\n;|&#])))`;
+
+/** Whether `v` is a plausible value of a variable or setting named `name` (which must name a secret). */
+function plausibleUnder(name: string, v: string): boolean {
+  const cls = classifyKey(name);
+  return cls !== null && plausibleSecret(v, cls.password, name.split(/[^A-Za-z]+/).pop(), cls.strict);
+}
 
 /** See the module comment. */
 export const SETTER_RULES: readonly Rule[] = [
@@ -28,11 +34,7 @@ export const SETTER_RULES: readonly Rule[] = [
       priority: 1,
       flags: "i",
       group: (m) => (m[3] !== undefined ? 3 : 4),
-      accept: (v, m) => {
-        const key = m[1] ?? m[2] ?? "";
-        const cls = classifyKey(key);
-        return cls !== null && plausibleSecret(v, cls.password, key.split(/[^A-Za-z]+/).pop(), cls.strict);
-      },
+      accept: (v, m) => plausibleUnder(m[1] ?? m[2] ?? "", v),
     },
   ),
   // fish's `set -x NAME value` (-gx, -Ux…) and csh's `setenv NAME value`: a variable set with a space, not `=`.
@@ -43,10 +45,7 @@ export const SETTER_RULES: readonly Rule[] = [
     {
       priority: 1,
       group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
-      accept: (v, m) => {
-        const cls = classifyKey(m[1]!);
-        return cls !== null && plausibleSecret(v, cls.password, m[1]!.split(/[^A-Za-z]+/).pop(), cls.strict);
-      },
+      accept: (v, m) => plausibleUnder(m[1]!, v),
     },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {

@@ -28,10 +28,10 @@ const opts = { priority: 2, group: word, accept: (v: string) => plausibleSecret(
  * the last one stopped.
  */
 function hereStringRule(): Rule {
-  const word = regexRule("password", ["<<<"], String.raw`<<<[ \t]{0,5}${WORD}`, opts);
+  const hereWord = regexRule("password", ["<<<"], String.raw`<<<[ \t]{0,5}${WORD}`, opts);
   const reader = new RegExp(READER, "g");
   return {
-    ...word,
+    ...hereWord,
     scan(ctx, pos, kw) {
       const s = ctx.s;
       // `<<<<`: not a here-string.
@@ -59,7 +59,7 @@ function hereStringRule(): Rule {
       m.hereBreak = brk;
       // The reader's command must still be the one running: no line break, `|`, `;` or `&` since.
       if (readerEnd === -1 || readerEnd <= brk || pos - readerEnd > LINE_BACK) return;
-      word.scan(ctx, pos, kw);
+      hereWord.scan(ctx, pos, kw);
     },
   };
 }
