@@ -31,10 +31,16 @@ export function makeTagger(key: FingerprintKey | undefined): (secret: string) =>
   const keyOf = lazyKey(key);
   const cache = new Map<string, string>();
   let cachedChars = 0;
+  let keyed: Bun.CryptoHasher | undefined;
+  // Bun writes a digest only into 64 bytes or more, whatever the algorithm.
+  const digestOut = new Uint8Array(64);
   return (secret: string): string => {
     const hit = cache.get(secret);
     if (hit !== undefined) return hit;
-    const t = keyedDigest(keyOf(), secret).slice(0, 4);
+    // The keyed state is set up once and copied per tag (re-keying an HMAC hashes two blocks), and
+    // the digest lands in a kept buffer: a 5 MB output holds thousands of finds, each tagged.
+    (keyed ??= new Bun.CryptoHasher("sha256", keyOf())).copy().update(secret).digest(digestOut);
+    const t = HEX_BYTE[digestOut[0]!]! + HEX_BYTE[digestOut[1]!]!;
     // Bounded by what it holds, not by a count: a record is tagged twice (each find as it is
     // registered, then as it is rendered), and a count below its number of secrets (a 5 MB output
     // holds thousands) emptied the cache between the two, so every tag was computed twice.
@@ -76,6 +82,9 @@ export function lazyKey(key: FingerprintKey | undefined): () => Uint8Array | str
 }
 
 /** The tag cache's bound, in characters of the secrets it keeps (8 MB), and the longest secret it keeps. */
+/** Two hex digits per byte value: a tag is the first two bytes of the keyed digest. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 const TAG_CACHE_CHARS = 1 << 22;
 const TAG_CACHE_LONGEST = 4096;
 
