@@ -138,6 +138,24 @@ function labelSeparatorBefore(s: string, a: number): boolean {
 /** An environment variable's name as env files, `export` and Dockerfile `ENV` lines write it. */
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 
+/**
+ * Whether an environment value names a variable (`GITHUB_TOKEN`) or its own
+ * key (`API_KEY=api_key`, `JWT_SECRET=jwt-secret`): a reference or a stand-in,
+ * not a secret, even under a name that says secret.
+ *
+ * @example
+ * ```ts
+ * namesAVariable("GITHUB_TOKEN", "TOKEN_VAR"); // true
+ * namesAVariable("jwt-secret", "JWT_SECRET");  // true
+ * namesAVariable("supersecretjwtkey", "JWT_SECRET"); // false
+ * ```
+ */
+export function namesAVariable(value: string, key: string): boolean {
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
+  const bare = (x: string): string => x.toLowerCase().replace(/[^a-z0-9]+/g, "");
+  return bare(value) === bare(key);
+}
+
 const CLOSERS = new Set([...",)]}"].map((c) => c.charCodeAt(0)));
 // An identifier or member path (`self.consumer.secret`, `resource_owner_key`).
 const NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -429,11 +447,17 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // it turned away (most values pass or fail on what they are, and their line is never read).
   const lastWord = key.split(/[^A-Za-z]+/).pop();
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true)) {
-    if (v.bare !== true) return;
-    const literal = (s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart)) || commandLineValue(s, a, keyStart, v.flag);
+    // An environment line (`JWT_SECRET=supersecretjwtkey` in a `.env`, after `export`, in a compose
+    // list), quoted or not: a shell reads the value as it is, and under a name that says secret,
+    // token or key it is one, a word or not (what a `cat .env` in a transcript leaks). Judged as a
+    // password is, but for a value that names a variable (`TOKEN_VAR=GITHUB_TOKEN`) or its key.
+    const envLine = s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
+    if (v.bare !== true && !envLine) return;
+    const literal = envLine || commandLineValue(s, a, keyStart, v.flag);
     // Passwords only: other keys' values must look like tokens, which a bare word never does.
     const named = !literal && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
-    if (!(literal ? plausibleSecret(value, cls.password, lastWord, cls.strict) : named)) return;
+    const passwordBar = cls.password || (envLine && !namesAVariable(value, key));
+    if (!(literal ? plausibleSecret(value, passwordBar, lastWord, cls.strict) : named)) return;
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;

@@ -621,3 +621,48 @@ describe("env files: a bare word after an environment name is the value", () => 
     });
   }
 });
+
+describe("env files: any secret-naming name's value is a secret, a word or not", () => {
+  // `cat .env` in a transcript: the values under JWT_SECRET, SESSION_SECRET, CLIENT_SECRET were kept
+  // because only a password key's value could be a word; every other key's had to look like a token.
+  for (const [line, value] of [
+    ["JWT_SECRET=supersecretjwtkey", "supersecretjwtkey"],
+    ["SESSION_SECRET=keyboardcatsecret", "keyboardcatsecret"],
+    ["CLIENT_SECRET=clientsecretvalue", "clientsecretvalue"],
+    ["AUTH_TOKEN=letmeinplease", "letmeinplease"],
+    ["ENCRYPTION_KEY=encryptionkeyvalue", "encryptionkeyvalue"],
+    ["SECRET_KEY_BASE=developmentsecretkeybase", "developmentsecretkeybase"],
+    ['JWT_SECRET="supersecretjwtkey"', "supersecretjwtkey"],
+    ["JWT_SECRET='supersecretjwtkey'", "supersecretjwtkey"],
+    ["export NEXTAUTH_SECRET=randomstringhere", "randomstringhere"],
+    ["ENV SIGNING_KEY=signing-key-dev", "signing-key-dev"],
+    ["  - APP_SECRET=mysupersecretvalue", "mysupersecretvalue"],
+  ] as const) {
+    test(line, () => {
+      const out = r.text(`${line}\nLOG_LEVEL=debug\n`);
+      expect(leak(out, value)).toBeUndefined();
+      // Only the value goes: the name, the quotes and the next line stay.
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(`${line}\nLOG_LEVEL=debug\n`);
+    });
+  }
+  for (const line of [
+    "TOKEN_VAR=GITHUB_TOKEN", // names another variable
+    "API_SECRET=apisecret", // names its own key
+    "JWT_SECRET=jwt-secret",
+    "JWT_SECRET=your_jwt_secret_here", // a placeholder
+    "API_KEY=<your-api-key>",
+    "NPM_TOKEN=${NPM_TOKEN}",
+    "FLASK_SECRET_KEY=dev", // too short to be anything
+    'ACCESS_TOKEN = "access_token"', // code: a constant naming a field, spaced
+    "const API_KEY='apikeyname'", // code: not an environment line
+    "TOKEN_EXPIRY=3600",
+    "JWT_ALGORITHM=HS256",
+    "SESSION_DRIVER=redis",
+    "SECRETS_DIR=/run/secrets",
+  ]) {
+    test(`stays: ${line}`, () => {
+      const text = `${line}\nLOG_LEVEL=debug\n`;
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
