@@ -345,6 +345,8 @@ const YAML_ENTRY = /^[ \t]*(?:- .*|(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):(?:[ \t].
  * (an alias `*name`, a tag `!vault`, a member path `PropTypes.string` stay what they are).
  */
 const BARE_NAME = /^[A-Za-z_][\w$]*$/;
+/** The same for an environment name's value, which may hold dashes (`signing-key-dev`). */
+const ENV_WORD = /^[A-Za-z_][\w-]*$/;
 
 const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
 // The next line may carry a reader's line number (GUTTER_SOURCE) before `value:`.
@@ -451,12 +453,16 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     // list), quoted or not: a shell reads the value as it is, and under a name that says secret,
     // token or key it is one, a word or not (what a `cat .env` in a transcript leaks). Judged as a
     // password is, but for a value that names a variable (`TOKEN_VAR=GITHUB_TOKEN`) or its key.
-    const envLine = s.charCodeAt(b) === 61 && ENV_NAME.test(key) && assignmentLine(s, keyStart);
+    const envName = ENV_NAME.test(key);
+    const envLine = s.charCodeAt(b) === 61 && envName && assignmentLine(s, keyStart);
     if (v.bare !== true && !envLine) return;
     const literal = envLine || commandLineValue(s, a, keyStart, v.flag);
-    // Passwords only: other keys' values must look like tokens, which a bare word never does.
-    const named = !literal && cls.password && BARE_NAME.test(value) && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
-    const passwordBar = cls.password || (envLine && !namesAVariable(value, key));
+    // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
+    // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
+    const word = cls.password ? BARE_NAME.test(value) : envName && ENV_WORD.test(value) && !namesAVariable(value, key);
+    const named = !literal && word && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
+    // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) is judged as a password's.
+    const passwordBar = cls.password || (envName && !namesAVariable(value, key));
     if (!(literal ? plausibleSecret(value, passwordBar, lastWord, cls.strict) : named)) return;
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.

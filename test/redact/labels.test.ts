@@ -666,3 +666,27 @@ describe("env files: any secret-naming name's value is a secret, a word or not",
     });
   }
 });
+
+describe("an environment name's bare word in a YAML mapping or an env pair is the value", () => {
+  for (const [text, value] of [
+    ["services:\n  api:\n    environment:\n      JWT_SECRET: supersecretjwtkey\n      LOG_LEVEL: debug\n", "supersecretjwtkey"],
+    ["env:\n  SESSION_SECRET: keyboardcatsecret\n  NODE_ENV: production\n", "keyboardcatsecret"],
+    ["data:\n  SIGNING_KEY: signing-key-dev\n", "signing-key-dev"],
+    ["$ docker run -e JWT_SECRET=supersecretjwtkey -e PORT=80 api\n", "supersecretjwtkey"],
+  ] as const) {
+    test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => {
+      const out = r.text(text);
+      expect(leak(out, value)).toBeUndefined();
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(text);
+    });
+  }
+  for (const text of [
+    "const ERRORS = {\n  INVALID_TOKEN: invalidToken,\n  TOKEN_EXPIRED: tokenExpired,\n};\n", // an object literal: names
+    "env:\n  TOKEN_VAR: GITHUB_TOKEN\n  API_SECRET: apisecret\n",
+    "class Config:\n  SECRET_KEY: str\n",
+    "env:\n  API_TOKEN: ${{ secrets.API_TOKEN }}\n",
+    "spec:\n  secret: mysql-credentials\n", // a lower-case key: a Secret object's name
+  ]) {
+    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+  }
+});
