@@ -201,3 +201,44 @@ describe("::add-mask::", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("secret stores set from the command line", () => {
+  const W = "CorrectHorseBattery";
+  for (const [input, secret] of [
+    [`gh secret set DEPLOY_TOKEN --body ${S}\n`, S],
+    [`gh secret set DEPLOY_TOKEN -b "${S}" --repo me/app\n`, S],
+    [`aws ssm put-parameter --name /app/db --value ${S} --type SecureString\n`, S],
+    [`aws secretsmanager create-secret --name prod/db --secret-string '${S}'\n`, S],
+    [`aws secretsmanager put-secret-value --secret-id prod/db --secret-string=${S}\n`, S],
+    [`az keyvault secret set --vault-name v --name db --value "${S}"\n`, S],
+    [`gcloud secrets versions add db-password --data-file=- <<< ${S}\n`, S],
+    [`gcloud secrets create db-password --data-file=- <<< '${S}'\n`, S],
+    [`vault kv put secret/db password=${W}\n`, W],
+    [`vault kv put secret/db username=app password=${W} ttl=1h\n`, W],
+    [`vault write auth/userpass/users/app password=${W} policies=app\n`, W],
+    [`op item create --category=login --title db username=app password=${W}\n`, W],
+    [`curl -d "password=${W}" https://example.com/login\n`, W],
+    [`curl --data-urlencode 'password=${W}' https://example.com/login\n`, W],
+    [`echo "${S}" > ~/.vault-token\n`, S],
+    [`printf '%s' ${S} > /run/secrets/db_password\n`, S],
+    [`echo ${S} >> api-key.txt && chmod 600 api-key.txt\n`, S],
+  ] as const) {
+    test(input.trim(), () => onlySecretGoes(input, secret));
+  }
+  for (const input of [
+    "gh secret list\n",
+    "gh secret set DEPLOY_TOKEN < token.txt\n",
+    'gh secret set DEPLOY_TOKEN --body "$DEPLOY_TOKEN"\n',
+    "aws ssm put-parameter --name /app/replicas --value 10 --type String\n",
+    "aws ssm get-parameter --name /app/db --with-decryption\n",
+    "vault kv get secret/db\n",
+    'curl -d "user=admin" https://example.com/login\n',
+    'curl -d "password=$PASSWORD" https://example.com/login\n',
+    'echo "done" > status.txt\n',
+    "echo $TOKEN > ~/.vault-token\n",
+    "echo ssh-ed25519 > id_ed25519.pub\n",
+    'echo "building the token parser" > tokens.md\n',
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

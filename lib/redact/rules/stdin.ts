@@ -11,10 +11,13 @@ import { regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
 /** What reads a secret from standard input, on the command the pipe feeds (or before a here-string). */
-const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecrets?[ \t]{1,5}(?:set|put|create|add)\b|\benv[ \t]{1,5}add\b)`;
+const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecrets?[ \t]{1,5}(?:versions[ \t]{1,5})?(?:set|put|create|add)\b|\benv[ \t]{1,5}add\b|--data-file[= ]-(?![\w-]))`;
 /** An echoed word: quoted or bare, no substitution (`$TOKEN` is a reference, not the secret). */
 const WORD = String.raw`(?:'([^'\n$]{1,256})'|"([^"\n$\\]{1,256})"|([^\s'"|;&<>()$\\]{1,256}))`;
 const ECHO = String.raw`(?:echo(?:[ \t]{1,5}-[neE]{1,3})?|printf(?:[ \t]{1,5}(?:'%s(?:\\n)?'|"%s(?:\\n)?"))?)`;
+
+/** A file name that says it holds a secret: `.vault-token`, `db_password`, `api-key.txt`, `credentials`, `.pgpass` (not a `.pub`). */
+const SECRET_FILE = String.raw`(?:token|secret|passw(?:or)?d|passphrase|credentials?|api[_-]?key|\.pgpass|\.netrc)[\w.-]{0,40}(?<!\.pub)(?=["']?(?:[ \t\r\n;|&)]|$))`;
 
 /** The group that matched: a quoted word's inside, or the bare word. */
 const word = (m: RegExpExecArray): number => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3);
@@ -73,6 +76,8 @@ export const STDIN_RULES: readonly Rule[] = [
   // echo X | … reader
   regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}${WORD}[ \t]{0,5}\|(?=[^|;&\n]{0,256}?${READER})`, opts),
   hereStringRule(),
+  // echo X > ~/.vault-token, printf X > /run/secrets/db_password: a file whose name says what it holds
+  regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}${WORD}[ \t]{0,5}>{1,2}[ \t]{0,5}(?=["']?[^\s'";|&]{0,200}?${SECRET_FILE})`, { ...opts, flags: "i" }),
   // --vault-password-file <(echo X), --password-file=<(printf X)
   regexRule("password", ["<(echo", "<(printf"], String.raw`(?<=pass(?:word|phrase)?[\w-]{0,20}[ \t=]{1,3})<\(${ECHO}[ \t]{1,5}${WORD}[ \t]{0,3}\)`, opts),
 ];
