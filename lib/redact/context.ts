@@ -18,6 +18,8 @@ const isKeyChar = (c: number): boolean =>
 // A bare value ends at whitespace, quotes, separators and escapes.
 const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
 const COOKIE_HEADER = /^(?:set-)?cookie$/i;
+const PWD_KEY = /^pwd$/i;
+const QUERY_PASSWORD = { kind: "password", password: true } as const;
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
@@ -42,6 +44,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
   let xml = false;
   if (c === "=" && s[i + 1] === ">") i += 2;
   else if (c === ":" && s[i + 1] === "=") i += 2;
+  else if (c === "?" && s[i + 1] === "=" && sp > 0) i += 2; // make's `NAME ?= value`
   else if (c === "=" && s[i + 1] === "=") i += 2; // `password == "x"`: still a literal
   else if (c === "=" || c === ":") i += 1;
   else if (c === "-" && sp > 0 && QUOTED_AFTER_DASH.test(s.slice(i + 1, i + 7))) i += 1; // `token - 'value'`
@@ -119,7 +122,7 @@ function separatorAfter(s: string, b: number): boolean {
   else if (c0 === 92) i += 2;
   for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
   const c = s.charCodeAt(i);
-  return c === 61 || c === 58 || c === 45 || c === 62;
+  return c === 61 || c === 58 || c === 45 || c === 62 || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b);
 }
 
 /** `--password x`: a dash before the key (as valueAfter is called with it, or with the dashes stripped). */
@@ -137,6 +140,8 @@ function labelSeparatorBefore(s: string, a: number): boolean {
 
 /** An environment variable's name as env files, `export` and Dockerfile `ENV` lines write it. */
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+/** A Makefile's assignments after a name: `NAME ?= value`, `NAME := value` (make reads the rest of the line as it is). */
+const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
 
 /**
  * Whether an environment value names a variable (`GITHUB_TOKEN`) or its own
@@ -174,7 +179,7 @@ const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?$/;
  * the Read tool's `     3→`. What follows it is the line as the file has it,
  * so the rules that ask where a line starts ask after it.
  */
-const GUTTER_SOURCE = String.raw`[ \t]{0,8}\d{1,7}(?:\t|→)`;
+const GUTTER_SOURCE = String.raw`[ \t]{0,8}\d{1,7}(?:\t|→|[ \t]?[|│][ \t]?)`;
 const GUTTER = new RegExp(GUTTER_SOURCE, "y");
 const GUTTER_MAX = 16;
 /** Where line `lineStart`'s own text starts: past a line-number gutter, if it has one. */
@@ -401,7 +406,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // before: ruled out before the key is sliced and classified (half the hits in dense output).
   if (!separatorAfter(s, b) && !flagBefore(s, a, keyStart) && !labelSeparatorBefore(s, a)) return;
   const key = s.slice(keyStart, b);
-  const cls = classifyKey(key);
+  // `pwd` alone names the working directory (`PWD=/home/me`), but a query or form pair's `pwd` is a password.
+  const cls = classifyKey(key) ?? (PWD_KEY.test(key) && (s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : null);
   if (!cls) return;
   // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
   if (COOKIE_HEADER.test(key)) return;
@@ -454,7 +460,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     // token or key it is one, a word or not (what a `cat .env` in a transcript leaks). Judged as a
     // password is, but for a value that names a variable (`TOKEN_VAR=GITHUB_TOKEN`) or its key.
     const envName = ENV_NAME.test(key);
-    const envLine = s.charCodeAt(b) === 61 && envName && assignmentLine(s, keyStart);
+    const envLine = envName && (s.charCodeAt(b) === 61 || MAKE_ASSIGN.test(s.slice(b, b + 12))) && assignmentLine(s, keyStart);
     if (v.bare !== true && !envLine) return;
     const literal = envLine || commandLineValue(s, a, keyStart, v.flag);
     // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e

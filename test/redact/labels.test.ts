@@ -690,3 +690,34 @@ describe("an environment name's bare word in a YAML mapping or an env pair is th
     test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
   }
 });
+
+describe("Makefiles, Terraform variables, query pairs and editor gutters", () => {
+  for (const [text, value] of [
+    ["DB_PASSWORD ?= CorrectHorseBattery\nall: build\n", "CorrectHorseBattery"],
+    ["DB_PASSWORD := CorrectHorseBattery\n", "CorrectHorseBattery"],
+    ["export API_TOKEN ?= Xk9mQ2vL7pR4tW8z\n", "Xk9mQ2vL7pR4tW8z"],
+    ['variable "db_password" {\n  default = "CorrectHorseBattery"\n}\n', "CorrectHorseBattery"],
+    ['variable "api_token" {\n  type      = string\n  sensitive = true\n  default   = "Xk9mQ2vL7pR4tW8z"\n}\n', "Xk9mQ2vL7pR4tW8z"],
+    ["GET https://sms.example.com/send?user=admin&pwd=CorrectHorseBattery&to=123\n", "CorrectHorseBattery"],
+    ["   12 |   password: CorrectHorseBattery\n   13 |   user: app\n", "CorrectHorseBattery"],
+    ["  3 │ DB_PASSWORD=CorrectHorseBattery\n", "CorrectHorseBattery"],
+  ] as const) {
+    test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => {
+      const out = r.text(text);
+      expect(leak(out, value)).toBeUndefined();
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(text);
+    });
+  }
+  for (const text of [
+    "PWD=/home/me/project\n", // the working directory
+    "cd ~/src && echo $PWD\n",
+    "OUT_DIR ?= build\n",
+    "DB_PASSWORD ?= $(shell cat .secret)\n",
+    'variable "db_password" {\n  type      = string\n  sensitive = true\n}\n',
+    'variable "region" {\n  default = "eu-west-1"\n}\n',
+    "GET https://example.com/files?pwd=%2Fhome%2Fme\n".replace("%2Fhome%2Fme", "/home/me"),
+    "   12 |   password: hashedPassword,\n",
+  ]) {
+    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+  }
+});

@@ -3,8 +3,8 @@
  * `=` or `:`: `define('DB_PASSWORD', 'x')` (PHP), `os.Setenv("API_TOKEN",
  * "x")`, `os.environ.setdefault("SECRET_KEY", "x")`,
  * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, fish's `set -x
- * NAME x` and csh's `setenv NAME x`, and PowerShell's `ConvertTo-SecureString
- * "x" -AsPlainText`. Only these setters: a quoted key
+ * NAME x` and csh's `setenv NAME x`, a Terraform variable's `default = "x"`,
+ * and PowerShell's `ConvertTo-SecureString "x" -AsPlainText`. Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
  */
@@ -46,6 +46,21 @@ export const SETTER_RULES: readonly Rule[] = [
       priority: 1,
       group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
       accept: (v, m) => plausibleUnder(m[1]!, v),
+    },
+  ),
+  // Terraform/OpenTofu: `variable "db_password" { … default = "x" }`: the block's name says what its default is,
+  // a literal written where the variable is declared (a word counts, as it would on an env line).
+  regexRule(
+    "password",
+    ["variable "],
+    String.raw`variable[ \t]{1,4}"([A-Za-z_][\w-]{0,95})"[ \t]{0,4}\{[^{}]{0,600}?\bdefault[ \t]{0,8}=[ \t]{0,8}"([^"\n\\]{1,4096})"`,
+    {
+      priority: 1,
+      group: 2,
+      accept: (v, m) => {
+        const cls = classifyKey(m[1]!);
+        return cls !== null && plausibleSecret(v, true, m[1]!.split(/[^A-Za-z]+/).pop(), cls.strict);
+      },
     },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
