@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -19,7 +19,7 @@ const isKeyChar = (c: number): boolean =>
 const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
 const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 const PWD_KEY = /^pwd$/i;
-const QUERY_PASSWORD = { kind: "password", password: true } as const;
+const QUERY_PASSWORD: KeyClass = { kind: "password", password: true };
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
@@ -144,22 +144,27 @@ const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
 
 /**
- * Whether an environment value names a variable (`GITHUB_TOKEN`) or its own
- * key (`API_KEY=api_key`, `JWT_SECRET=jwt-secret`): a reference or a stand-in,
- * not a secret, even under a name that says secret.
+ * Whether an environment value is a name, not a secret, even under a name
+ * that says secret: a variable's (`GITHUB_TOKEN`), its own key's
+ * (`API_KEY=api_key`, `JWT_SECRET=jwt-secret`), or a secret object's, a
+ * dashed or underscored name ending in what it holds (`K8S_SECRET=db-credentials`,
+ * `TLS_SECRET=prod-tls`, `my-app-secret`).
  *
  * @example
  * ```ts
  * namesAVariable("GITHUB_TOKEN", "TOKEN_VAR"); // true
  * namesAVariable("jwt-secret", "JWT_SECRET");  // true
+ * namesAVariable("db-credentials", "K8S_SECRET"); // true
  * namesAVariable("supersecretjwtkey", "JWT_SECRET"); // false
  * ```
  */
 export function namesAVariable(value: string, key: string): boolean {
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
+  if (SECRET_OBJECT_NAME.test(value)) return true;
   const bare = (x: string): string => x.toLowerCase().replace(/[^a-z0-9]+/g, "");
   return bare(value) === bare(key);
 }
+const SECRET_OBJECT_NAME = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_](?:secrets?|credentials?|creds|tls|certs?|keys?|tokens?|passwords?)$/;
 
 const CLOSERS = new Set([...",)]}"].map((c) => c.charCodeAt(0)));
 // An identifier or member path (`self.consumer.secret`, `resource_owner_key`).

@@ -721,3 +721,12 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
   }
 });
+
+describe("an environment value that names a secret object stays", () => {
+  for (const line of ["K8S_SECRET=db-credentials", "TLS_SECRET=prod-tls", "APP_SECRET=my-app-secret", "JWT_SECRET_NAME=jwt-signing-key", "  SESSION_SECRET: redis-session-secrets"]) {
+    test(line, () => {
+      const text = `${line}\nLOG_LEVEL=debug\n`;
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
