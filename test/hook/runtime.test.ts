@@ -185,6 +185,28 @@ test("a password a script prints alone on its line, symbols and all, does not re
   expect(rec.output.stdout).toMatch(/^created role app\n\[REDACTED:password:[0-9a-f]{4}\]\nstore it now\n$/);
 });
 
+test("a `cat .env` and a secret-store command: word-built secrets under any secret name do not reach disk", async () => {
+  // `.env contents leaked via transcripts`: values under JWT_SECRET and SESSION_SECRET were words, which
+  // only a password key's value could be; and `vault kv put` pairs are what gets stored.
+  const jwt = "supersecretjwtkey";
+  const session = "keyboardcatsecret";
+  const phrase = "CorrectHorseBattery";
+  const r = await run(["post-tool-use"], {
+    stdin: postToolUse("dotenv", {
+      tool_input: { command: `cat .env && vault kv put secret/db password=${phrase}` },
+      tool_response: { stdout: `NODE_ENV=production\nJWT_SECRET=${jwt}\nSESSION_SECRET="${session}"\nK8S_SECRET=db-credentials\n`, stderr: "" },
+    }),
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBe(0);
+  const text = await Bun.file(join(home, "sessions", "dotenv.jsonl")).text();
+  for (const secret of [jwt, session, phrase]) expect(text).not.toContain(secret);
+  const rec = recordsIn(home, "dotenv.jsonl")[0]! as { input: { command: string }; output: { stdout: string } };
+  expect(rec.input.command).toMatch(/^cat \.env && vault kv put secret\/db password=\[REDACTED:password:[0-9a-f]{4}\]$/);
+  expect(rec.output.stdout).toMatch(/^NODE_ENV=production\nJWT_SECRET=\[REDACTED:[a-z-]+:[0-9a-f]{4}\]\nSESSION_SECRET="\[REDACTED:[a-z-]+:[0-9a-f]{4}\]"\nK8S_SECRET=db-credentials\n$/);
+});
+
 test("a secret an agent's command hands over (stdin, a setter, a YAML value) does not reach disk", async () => {
   // Shapes with no token-like value and no key/value pair: what reads the word, or the call
   // that sets it, or the YAML line it ends, says what it is.
