@@ -23,6 +23,15 @@ const onlyTheWordGoes = (text: string, word = "CorrectHorseBattery"): void => {
   expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, word)).toBe(text);
 };
 
+/** Only `value` goes, under whatever kind's tag: the text comes back whole with the tag put back. */
+const onlyValueGoes = (text: string, value: string): void => {
+  const out = r.text(text);
+  expect(leak(out, value)).toBeUndefined();
+  expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(text);
+};
+/** Nothing in `text` is taken for a secret. */
+const staysWhole = (text: string): void => expect(r.text(text)).toBe(text);
+
 describe("weak or no labels", () => {
   test("a label on a line of its own, the value alone on the next (rules/label-line.ts)", () => {
     const word = "correct-horse-battery";
@@ -525,7 +534,7 @@ describe("an environment pair anywhere on its line: NAME=word is the value", () 
     "x = f(DB_PASSWORD=HashedPassword.value)\n",
     "const o = {\n  name: 'DB_PASSWORD',\n  value: dbPassword,\n}\n",
   ]) {
-    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+    test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
   }
 });
 
@@ -575,7 +584,7 @@ describe("INI files: a bare word under a [section] is the value", () => {
     });
   }
   for (const text of ["def f():\n    pass\npassword = CorrectHorseBattery\n", "x = [1]\npassword = HashedPassword\n", "[client]\n  password = HashedPassword\n"]) {
-    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+    test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
   }
 });
 
@@ -638,12 +647,8 @@ describe("env files: any secret-naming name's value is a secret, a word or not",
     ["ENV SIGNING_KEY=signing-key-dev", "signing-key-dev"],
     ["  - APP_SECRET=mysupersecretvalue", "mysupersecretvalue"],
   ] as const) {
-    test(line, () => {
-      const out = r.text(`${line}\nLOG_LEVEL=debug\n`);
-      expect(leak(out, value)).toBeUndefined();
-      // Only the value goes: the name, the quotes and the next line stay.
-      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(`${line}\nLOG_LEVEL=debug\n`);
-    });
+    // Only the value goes: the name, the quotes and the next line stay.
+    test(line, () => onlyValueGoes(`${line}\nLOG_LEVEL=debug\n`, value));
   }
   for (const line of [
     "TOKEN_VAR=GITHUB_TOKEN", // names another variable
@@ -660,10 +665,7 @@ describe("env files: any secret-naming name's value is a secret, a word or not",
     "SESSION_DRIVER=redis",
     "SECRETS_DIR=/run/secrets",
   ]) {
-    test(`stays: ${line}`, () => {
-      const text = `${line}\nLOG_LEVEL=debug\n`;
-      expect(r.text(text)).toBe(text);
-    });
+    test(`stays: ${line}`, () => staysWhole(`${line}\nLOG_LEVEL=debug\n`));
   }
 });
 
@@ -674,11 +676,7 @@ describe("an environment name's bare word in a YAML mapping or an env pair is th
     ["data:\n  SIGNING_KEY: signing-key-dev\n", "signing-key-dev"],
     ["$ docker run -e JWT_SECRET=supersecretjwtkey -e PORT=80 api\n", "supersecretjwtkey"],
   ] as const) {
-    test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => {
-      const out = r.text(text);
-      expect(leak(out, value)).toBeUndefined();
-      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(text);
-    });
+    test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => onlyValueGoes(text, value));
   }
   for (const text of [
     "const ERRORS = {\n  INVALID_TOKEN: invalidToken,\n  TOKEN_EXPIRED: tokenExpired,\n};\n", // an object literal: names
@@ -687,7 +685,7 @@ describe("an environment name's bare word in a YAML mapping or an env pair is th
     "env:\n  API_TOKEN: ${{ secrets.API_TOKEN }}\n",
     "spec:\n  secret: mysql-credentials\n", // a lower-case key: a Secret object's name
   ]) {
-    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+    test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
   }
 });
 
@@ -702,11 +700,7 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     ["   12 |   password: CorrectHorseBattery\n   13 |   user: app\n", "CorrectHorseBattery"],
     ["  3 │ DB_PASSWORD=CorrectHorseBattery\n", "CorrectHorseBattery"],
   ] as const) {
-    test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => {
-      const out = r.text(text);
-      expect(leak(out, value)).toBeUndefined();
-      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, value)).toBe(text);
-    });
+    test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => onlyValueGoes(text, value));
   }
   for (const text of [
     "PWD=/home/me/project\n", // the working directory
@@ -718,15 +712,12 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     "GET https://example.com/files?pwd=%2Fhome%2Fme\n".replace("%2Fhome%2Fme", "/home/me"),
     "   12 |   password: hashedPassword,\n",
   ]) {
-    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+    test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
   }
 });
 
 describe("an environment value that names a secret object stays", () => {
   for (const line of ["K8S_SECRET=db-credentials", "TLS_SECRET=prod-tls", "APP_SECRET=my-app-secret", "JWT_SECRET_NAME=jwt-signing-key", "  SESSION_SECRET: redis-session-secrets"]) {
-    test(line, () => {
-      const text = `${line}\nLOG_LEVEL=debug\n`;
-      expect(r.text(text)).toBe(text);
-    });
+    test(line, () => staysWhole(`${line}\nLOG_LEVEL=debug\n`));
   }
 });
