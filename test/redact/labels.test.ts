@@ -721,3 +721,20 @@ describe("an environment value that names a secret object stays", () => {
     test(line, () => staysWhole(`${line}\nLOG_LEVEL=debug\n`));
   }
 });
+
+describe("a passphrase under a password key: four to eight lower-case words", () => {
+  const phrase = "correct horse battery staple";
+  for (const text of [`passphrase: "${phrase}"\n`, `PASSPHRASE="${phrase}"\n`, `{"password": "${phrase}"}\n`, `ssh_passphrase = "tulip brave orbit candle sunset"\n`, `"password": "correct-horse-battery-staple"\n`]) {
+    test(text.trim(), () => onlyValueGoes(text, (/"([^"]+)"\n?\}?\n$/.exec(text) ?? [])[1]!));
+  }
+  for (const text of [
+    '"password": "Enter your password here"\n', // a label: a capital, and prose words
+    '"confirmPassword": "confirm your new password"\n', // lower-case UI text
+    '"password": "forgot your password again"\n',
+    '"passwordHint": "use at least eight characters"\n',
+    'passphrase: "keyboard cat"\n', // two words: too few to tell from a label
+    '"password": "Passwort bestätigen"\n',
+  ]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
+  }
+});
