@@ -144,6 +144,16 @@ const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
 
 /**
+ * Whether the key `s[keyStart..b)` opens an environment or make assignment:
+ * `NAME=value` (after `export`, `ENV`, a compose list's `- `), `NAME ?= value`,
+ * `NAME := value`.
+ */
+function envAssignment(s: string, key: string, keyStart: number, b: number): boolean {
+  const c = s.charCodeAt(b);
+  return (c === 61 || ((c === 32 || c === 9) && MAKE_ASSIGN.test(s.slice(b, b + 12)))) && ENV_NAME.test(key) && assignmentLine(s, keyStart);
+}
+
+/**
  * Whether an environment value is a name, not a secret, even under a name
  * that says secret: a variable's (`GITHUB_TOKEN`), its own key's
  * (`API_KEY=api_key`, `JWT_SECRET=jwt-secret`), or a secret object's, a
@@ -464,17 +474,19 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     // list), quoted or not: a shell reads the value as it is, and under a name that says secret,
     // token or key it is one, a word or not (what a `cat .env` in a transcript leaks). Judged as a
     // password is, but for a value that names a variable (`TOKEN_VAR=GITHUB_TOKEN`) or its key.
-    const envName = ENV_NAME.test(key);
-    const envLine = envName && (s.charCodeAt(b) === 61 || MAKE_ASSIGN.test(s.slice(b, b + 12))) && assignmentLine(s, keyStart);
-    if (v.bare !== true && !envLine) return;
-    const literal = envLine || commandLineValue(s, a, keyStart, v.flag);
-    // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
-    // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
-    const word = cls.password ? BARE_NAME.test(value) : envName && ENV_WORD.test(value) && !namesAVariable(value, key);
-    const named = !literal && word && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled);
-    // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) is judged as a password's.
-    const passwordBar = cls.password || (envName && !namesAVariable(value, key));
-    if (!(literal ? plausibleSecret(value, passwordBar, lastWord, cls.strict) : named)) return;
+    // A quoted value a password key's bar turned away stays turned away; another key's gets a second
+    // look on an environment line only. These run for every value turned away: the cheap tests first.
+    if (v.bare !== true && (cls.password || !envAssignment(s, key, keyStart, b))) return;
+    const literal = v.bare !== true || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
+    if (literal) {
+      // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) is judged as a password's.
+      if (!plausibleSecret(value, cls.password || (ENV_NAME.test(key) && !namesAVariable(value, key)), lastWord, cls.strict)) return;
+    } else {
+      // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
+      // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
+      const word = cls.password ? BARE_NAME.test(value) : ENV_WORD.test(value) && ENV_NAME.test(key) && !namesAVariable(value, key);
+      if (!(word && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled))) return;
+    }
   }
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;

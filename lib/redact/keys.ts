@@ -412,6 +412,13 @@ export const SPENT_VALUE_MAX = 256;
 
 /** Four to eight lower-case words of 3-12 letters, one space or dash apart: a diceware passphrase. */
 const PASSPHRASE = /^[a-z]{3,12}(?:[ -][a-z]{3,12}){3,7}$/;
+/**
+ * A passphrase (`correct horse battery staple`): four to eight lower-case
+ * words and nothing else is what diceware makes, and what a password key
+ * holds; a label reads as a sentence (`Enter your passphrase`), with a
+ * capital, an accent, punctuation or a word like `your`.
+ */
+const passphrase = (v: string): boolean => PASSPHRASE.test(v) && !PROSE_WORD.test(v);
 /** Words a lower-case UI string (`confirm your new password`) has and a passphrase does not. */
 const PROSE_WORD = /\b(?:pass(?:word|phrase)s?|your?|the|this|that|and|for|with|enter|confirm|please|new|again|forgot|reset|change|characters?|least|must|should|here)\b/;
 
@@ -468,16 +475,12 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Type annotations: `password: string`, `Optional[str]`, `str | None`.
   if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
   if (/^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
-  // A passphrase (`correct horse battery staple`): four to eight lower-case words and nothing else is
-  // what diceware makes, and what a password key holds; a label reads as a sentence (`Enter your
-  // passphrase`), with a capital, an accent or punctuation.
-  const passphrase = password && PASSPHRASE.test(v) && !PROSE_WORD.test(v);
   // Labels and prose in any language (`Passwort bestätigen`): letters and spaces with a space, or a sentence.
-  // A capital inside a word (`eaBzjPadcaCZK!`) is no prose.
-  if (!passphrase && /^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v)) && !/\p{Ll}\p{Lu}/u.test(v)) return false;
+  // A capital inside a word (`eaBzjPadcaCZK!`) is no prose; nor is a passphrase under a password key.
+  if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v)) && !/\p{Ll}\p{Lu}/u.test(v) && !(password && passphrase(v))) return false;
   // The tail of a bracketed placeholder (`<user:password>`, `[PASSWORD]`).
   if (/^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
-  if (!passphrase && /\s/.test(v) && v.split(/\s+/).length > 4) return false;
+  if (/\s/.test(v) && v.split(/\s+/).length > 4 && !(password && passphrase(v))) return false;
   // Filesystem paths and plain URLs without credentials.
   if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;
   if (/^[A-Za-z]:\\/.test(v)) return false;
