@@ -438,6 +438,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   }
   if (!v) return;
   if (v.flag && keyStart === a) return; // whitespace separator only after a dash flag
+  // `--ask-vault-pass --stdin-name x`: a flag after a flag is the next flag, not its value.
+  if (v.flag && s.charCodeAt(v.start) === 45) return;
   let value = s.slice(v.start, v.end);
   // `password: str = "x"` (annotated assignment): look past the type.
   if (TYPE_WORD.test(value)) {

@@ -242,3 +242,35 @@ describe("secret stores set from the command line", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("more commands that take a password as an argument", () => {
+  const W = "CorrectHorseBattery";
+  for (const [input, secret] of [
+    [`keytool -genkeypair -alias app -storepass ${W} -keystore ks.jks\n`, W],
+    [`jarsigner -keystore ks.jks -storepass ${S} app.jar app\n`, S],
+    [`keytool -importkeystore -srckeystore a.p12 -srcstorepass ${S} -destkeystore b.jks\n`, S],
+    [`mongo -u admin -p ${W} --authenticationDatabase admin\n`, W],
+    [`mongosh "mongodb://localhost" -u admin -p ${S}\n`, S],
+    [`cf login -a https://api.example.com -u me -p ${W}\n`, W],
+    [`oc login https://api.example.com:6443 -u me -p ${W}\n`, W],
+    [`lftp -u deploy,${W} sftp://files.example.com\n`, W],
+    [`smbpasswd -s -a app <<< "${W}"\n`, W],
+    [`vncpasswd -f <<< ${S} > ~/.vnc/passwd\n`, S],
+    [`ansible-vault encrypt_string '${W}' --name db_password\n`, W],
+    [`ansible-vault encrypt_string --vault-id prod@vault.txt "${S}" --name api_token\n`, S],
+  ] as const) {
+    test(input.trim(), () => onlySecretGoes(input, secret));
+  }
+  for (const input of [
+    "keytool -list -storepass:env KS_PASS -keystore ks.jks\n", // names a variable
+    "keytool -list -keystore ks.jks\n",
+    "mongodump -p 27017\n",
+    "mongosh --port 27017\n",
+    "oc login -u me https://api.example.com:6443\n",
+    "lftp -u anonymous files.example.com\n",
+    "ansible-vault encrypt_string --vault-id dev@prompt --stdin-name db_password\n",
+    "ansible-vault encrypt_string --ask-vault-pass --stdin-name db_password\n", // a flag after a flag is no value
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

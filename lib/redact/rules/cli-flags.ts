@@ -27,7 +27,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["-cli"], within: 200 + "-cli".length },
   }],
   // docker login -p SECRET, and the registry and cloud logins that copy its flags
-  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
+  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["login"], within: 200 + "login".length },
   }],
   // sshpass -p SECRET (its other flags may come first)
@@ -105,6 +105,22 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   ["password", [" --value", " --secret-string"], String.raw`(?<=\b(?:ssm[ \t]{1,5}put-parameter|secretsmanager[ \t]{1,5}(?:create-secret|put-secret-value|update-secret)|keyvault[ \t]{1,5}secret[ \t]{1,5}set)\b[^\n]{0,300})[ \t]--(?:value|secret-string)(?:[ \t]{1,5}|=)["']?([^\s'"\\{-][^\s'"\\]{0,4095})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["put-parameter", "secretsmanager", "keyvault"], within: 330 },
+  }],
+  // keytool/jarsigner -storepass X, -keypass X (-srcstorepass, -deststorepass, -new; not -storepass:env NAME)
+  ["password", ["storepass ", "keypass "], String.raw`(?<=\b(?:keytool|jarsigner)\b[^\n]{0,300}[ \t]-(?:src|dest|new)?)(?:storepass|keypass)[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["keytool", "jarsigner"], within: 320 },
+  }],
+  // the MongoDB shells: mongo -p X, mongosh -p X (--password X is the key/value rule's)
+  ["password", [" -p "], String.raw`(?<=\bmongo(?:sh)?\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["mongo"], within: 206 },
+  }],
+  // lftp -u user,PASS
+  ["password", [" -u "], String.raw`(?<=\blftp\b[^\n]{0,200}) -u[ \t]{1,5}["']?[^\s,'"]{1,64},([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["lftp"], within: 204 },
+  }],
+  // ansible-vault encrypt_string 'X': the argument is the secret it encrypts
+  ["password", ["encrypt_string "], String.raw`encrypt_string(?:[ \t]{1,5}(?:--(?:vault-id|vault-password-file|encrypt-vault-id)[ =][^\s'"]{1,200}|--ask-vault-pass(?:word)?|-J)){0,3}[ \t]{1,5}(?:'([^'\n]{1,1024})'|"([^"\n\\$]{1,1024})"|([^\s'"\\$-][^\s'"\\]{0,1023}))`, {
+    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
   }],
   // kubectl create secret generic --from-literal=key=value
   ["k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {

@@ -11,7 +11,7 @@ import { regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
 /** What reads a secret from standard input, on the command the pipe feeds (or before a here-string). */
-const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecrets?[ \t]{1,5}(?:versions[ \t]{1,5})?(?:set|put|create|add)\b|\benv[ \t]{1,5}add\b|--data-file[= ]-(?![\w-]))`;
+const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bsmbpasswd\b|\bvncpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecrets?[ \t]{1,5}(?:versions[ \t]{1,5})?(?:set|put|create|add)\b|\benv[ \t]{1,5}add\b|--data-file[= ]-(?![\w-]))`;
 /** An echoed word: quoted or bare, no substitution (`$TOKEN` is a reference, not the secret). */
 const WORD = String.raw`(?:'([^'\n$]{1,256})'|"([^"\n$\\]{1,256})"|([^\s'"|;&<>()$\\]{1,256}))`;
 const ECHO = String.raw`(?:echo(?:[ \t]{1,5}-[neE]{1,3})?|printf(?:[ \t]{1,5}(?:'%s(?:\\n)?'|"%s(?:\\n)?"))?)`;
