@@ -110,13 +110,15 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["storepass ", "keypass "], String.raw`(?<=\b(?:keytool|jarsigner)\b[^\n]{0,300}[ \t]-(?:src|dest|new)?)(?:storepass|keypass)[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["keytool", "jarsigner"], within: 320 },
   }],
+  // The next two start at the command, a rare word, and read forward: a look-behind started at
+  // every ` -p ` or ` -u ` (common flags) would read 200 characters back each time.
   // the MongoDB shells: mongo -p X, mongosh -p X (--password X is the key/value rule's)
-  ["password", [" -p "], String.raw`(?<=\bmongo(?:sh)?\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["mongo"], within: 206 },
+  ["password", ["mongo"], String.raw`mongo(?:sh)?\b(?!:)[^\n]{0,200}? -p[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // lftp -u user,PASS
-  ["password", [" -u "], String.raw`(?<=\blftp\b[^\n]{0,200}) -u[ \t]{1,5}["']?[^\s,'"]{1,64},([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["lftp"], within: 204 },
+  ["password", ["lftp "], String.raw`lftp[ \t][^\n]{0,200}?-u[ \t]{1,5}["']?[^\s,'"]{1,64},([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // ansible-vault encrypt_string 'X': the argument is the secret it encrypts
   ["password", ["encrypt_string "], String.raw`encrypt_string(?:[ \t]{1,5}(?:--(?:vault-id|vault-password-file|encrypt-vault-id)[ =][^\s'"]{1,200}|--ask-vault-pass(?:word)?|-J)){0,3}[ \t]{1,5}(?:'([^'\n]{1,1024})'|"([^"\n\\$]{1,1024})"|([^\s'"\\$-][^\s'"\\]{0,1023}))`, {
