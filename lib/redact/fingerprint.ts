@@ -81,10 +81,10 @@ export function lazyKey(key: FingerprintKey | undefined): () => Uint8Array | str
   };
 }
 
-/** The tag cache's bound, in characters of the secrets it keeps (8 MB), and the longest secret it keeps. */
 /** Two hex digits per byte value: a tag is the first two bytes of the keyed digest. */
 const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
+/** The tag cache's bound, in characters of the secrets it keeps (8 MB), and the longest secret it keeps. */
 const TAG_CACHE_CHARS = 1 << 22;
 const TAG_CACHE_LONGEST = 4096;
 

@@ -412,6 +412,8 @@ export const SPENT_VALUE_MAX = 256;
 
 /** Four to eight lower-case words of 3-12 letters, one space or dash apart: a diceware passphrase. */
 const PASSPHRASE = /^[a-z]{3,12}(?:[ -][a-z]{3,12}){3,7}$/;
+/** Words a lower-case UI string (`confirm your new password`) has and a passphrase does not. */
+const PROSE_WORD = /\b(?:pass(?:word|phrase)s?|your?|the|this|that|and|for|with|enter|confirm|please|new|again|forgot|reset|change|characters?|least|must|should|here)\b/;
 /**
  * A passphrase (`correct horse battery staple`): four to eight lower-case
  * words and nothing else is what diceware makes, and what a password key
@@ -419,8 +421,6 @@ const PASSPHRASE = /^[a-z]{3,12}(?:[ -][a-z]{3,12}){3,7}$/;
  * capital, an accent, punctuation or a word like `your`.
  */
 const passphrase = (v: string): boolean => PASSPHRASE.test(v) && !PROSE_WORD.test(v);
-/** Words a lower-case UI string (`confirm your new password`) has and a passphrase does not. */
-const PROSE_WORD = /\b(?:pass(?:word|phrase)s?|your?|the|this|that|and|for|with|enter|confirm|please|new|again|forgot|reset|change|characters?|least|must|should|here)\b/;
 
 /**
  * Whether a value under a secret-labelling key is plausibly a real secret
