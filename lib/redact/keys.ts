@@ -22,6 +22,9 @@ export interface KeyClass {
 const SUFFIX_TERMS = ["password", "passwd", "passphrase", "passcode", "token", "secret", "apikey", "credentials", "credential", "cookie"];
 // Terms that must start a word ("pass" in "bypass" or "auth" in "oauth" mean nothing).
 const WORD_TERMS = ["pass", "pwd", "auth", "authorization", "dsn", "jwt", "otp", "totp", "hotp", "salt", "creds", "session", "sessionid", "bearer", "privatekey", "accesskey", "secretkey", "accountkey", "signingkey", "encryptionkey", "masterkey", "sharedaccesskey", "authkey", "sessionkey", "apitoken", "dockerconfigjson", "dockercfg", "connectionstring", "webhook"];
+// Terms a short qualifier may be glued to (`dbpass`), and the qualifiers: not `bypass`, `compass`, `surpass`.
+const GLUED_TERMS = ["pass", "pwd"];
+const GLUED_QUALIFIERS = new Set(["db", "admin", "root", "user", "mysql", "pg", "psql", "redis", "smtp", "mail", "ftp", "sftp", "ldap", "sql", "bind", "vnc", "wifi", "app", "sa", "su", "sudo", "proxy", "rpc", "mongo", "amqp", "mq"]);
 // Two-word terms, checked on adjacent words.
 const PAIRS: Record<string, readonly string[]> = {
   api: ["key", "keys"],
@@ -111,6 +114,8 @@ function termIn(w: string): { term: string; rest: string } | undefined {
     if (rest === "" || rest === "s" && t !== "token" || /^\d+$/.test(rest) || TAIL_OK.has(rest)) return { term: t, rest: "" };
     return { term: t, rest };
   }
+  // `dbpass`, `rootpwd`, `smtppass` (wp-cli's `--dbpass`): a short qualifier glued to the term.
+  for (const t of GLUED_TERMS) if (w.endsWith(t) && GLUED_QUALIFIERS.has(w.slice(0, -t.length))) return { term: t, rest: "" };
   for (const t of WORD_TERMS) {
     if (w.startsWith(t) && w.length > t.length) {
       const rest = w.slice(t.length);

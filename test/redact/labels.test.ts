@@ -738,3 +738,17 @@ describe("a passphrase under a password key: four to eight lower-case words", ()
     test(`stays: ${text.trim()}`, () => staysWhole(text));
   }
 });
+
+describe("a password term glued to a short qualifier (wp-cli's --dbpass)", () => {
+  for (const text of [
+    "wp config create --dbname=wp --dbuser=root --dbpass=CorrectHorseBattery\n",
+    "DBPASS=CorrectHorseBattery\n",
+    "ROOTPWD=CorrectHorseBattery\n",
+    "  smtppass: CorrectHorseBattery\n",
+  ]) {
+    test(text.trim(), () => onlyTheWordGoes(text));
+  }
+  for (const text of ["bypass=true\n", "--bypass-cache CorrectHorseBattery\n", "compass: CorrectHorseBattery\n", "surpass = CorrectHorseBattery\n", "mypass=CorrectHorseBattery\n"]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
+  }
+});
