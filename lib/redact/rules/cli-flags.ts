@@ -100,8 +100,9 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   // Secret stores set from an argument: gh secret set NAME --body X (-b X), aws ssm put-parameter
   // --value X, aws secretsmanager create-secret/put-secret-value/update-secret --secret-string X,
   // az keyvault secret set --value X
-  ["password", [" --body", " -b"], String.raw`(?<=\bgh[ \t]{1,5}secret[ \t]{1,5}set\b[^\n]{0,200})[ \t](?:--body|-b)(?:[ \t]{1,5}|=)?["']?([^\s'"\\-][^\s'"\\]{0,4095})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["secret"], within: 206 },
+  // (from the command forward: a look-behind at every ` -b` read 200 characters back each time)
+  ["password", ["secret set"], String.raw`(?<=\bgh[ \t]{1,5})secret[ \t]{1,5}set\b[^\n]{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,5}|=)?["']?([^\s'"\\-][^\s'"\\]{0,4095})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   ["password", [" --value", " --secret-string"], String.raw`(?<=\b(?:ssm[ \t]{1,5}put-parameter|secretsmanager[ \t]{1,5}(?:create-secret|put-secret-value|update-secret)|keyvault[ \t]{1,5}secret[ \t]{1,5}set)\b[^\n]{0,300})[ \t]--(?:value|secret-string)(?:[ \t]{1,5}|=)["']?([^\s'"\\{-][^\s'"\\]{0,4095})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["put-parameter", "secretsmanager", "keyvault"], within: 330 },
