@@ -162,13 +162,13 @@ function envAssignment(s: string, key: string, keyStart: number, b: number): boo
  *
  * @example
  * ```ts
- * namesAVariable("GITHUB_TOKEN", "TOKEN_VAR"); // true
- * namesAVariable("jwt-secret", "JWT_SECRET");  // true
- * namesAVariable("db-credentials", "K8S_SECRET"); // true
- * namesAVariable("supersecretjwtkey", "JWT_SECRET"); // false
+ * isAName("GITHUB_TOKEN", "TOKEN_VAR"); // true
+ * isAName("jwt-secret", "JWT_SECRET");  // true
+ * isAName("db-credentials", "K8S_SECRET"); // true
+ * isAName("supersecretjwtkey", "JWT_SECRET"); // false
  * ```
  */
-export function namesAVariable(value: string, key: string): boolean {
+export function isAName(value: string, key: string): boolean {
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
   if (SECRET_OBJECT_NAME.test(value)) return true;
   const bare = (x: string): string => x.toLowerCase().replace(/[^a-z0-9]+/g, "");
@@ -482,11 +482,11 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     const literal = v.bare !== true || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
     if (literal) {
       // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) is judged as a password's.
-      if (!plausibleSecret(value, cls.password || (ENV_NAME.test(key) && !namesAVariable(value, key)), lastWord, cls.strict)) return;
+      if (!plausibleSecret(value, cls.password || (ENV_NAME.test(key) && !isAName(value, key)), lastWord, cls.strict)) return;
     } else {
       // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
       // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
-      const word = cls.password ? BARE_NAME.test(value) : ENV_WORD.test(value) && ENV_NAME.test(key) && !namesAVariable(value, key);
+      const word = cls.password ? BARE_NAME.test(value) : ENV_WORD.test(value) && ENV_NAME.test(key) && !isAName(value, key);
       if (!(word && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled))) return;
     }
   }

@@ -14,6 +14,8 @@ import { leak } from "./shapes.ts";
 const r = createRedactor({ fingerprintKey: "k" });
 // Sixteen characters of letters and digits: under the bar an unlabelled token must clear on a line of other words.
 const S = "Xk9mQ2vL7pR4tW8z";
+// A word-built password: what the bare-name guard (`password = userPassword` is code) would keep.
+const W = "CorrectHorseBattery";
 const TAG = /\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/;
 
 /** The input with the secret gone and every other character where it was. */
@@ -116,7 +118,6 @@ describe("flags only one command gives a password's meaning", () => {
 
 describe("a command line's values are literals: a word-built password after a flag goes", () => {
   // In code a bare name is a reference; on a command line the shell passes the word as it is.
-  const W = "CorrectHorseBattery";
   for (const input of [
     `app --password ${W}\n`,
     `app --password=${W}\n`,
@@ -165,7 +166,6 @@ describe("setters", () => {
 
 describe("shell setters with a space: a word-built password", () => {
   // No token shape for the entropy rule: only the setter and the name say what the word is.
-  const W = "CorrectHorseBattery";
   for (const input of [`set -gx DB_PASSWORD ${W}\n`, `set -x DB_PASSWORD '${W}'; and make\n`, `setenv DB_PASSWORD "${W}"\n`]) {
     test(input.trim(), () => onlySecretGoes(input, W));
   }
@@ -203,7 +203,6 @@ describe("::add-mask::", () => {
 });
 
 describe("secret stores set from the command line", () => {
-  const W = "CorrectHorseBattery";
   for (const [input, secret] of [
     [`gh secret set DEPLOY_TOKEN --body ${S}\n`, S],
     [`gh secret set DEPLOY_TOKEN -b "${S}" --repo me/app\n`, S],
@@ -244,7 +243,6 @@ describe("secret stores set from the command line", () => {
 });
 
 describe("more commands that take a password as an argument", () => {
-  const W = "CorrectHorseBattery";
   for (const [input, secret] of [
     [`keytool -genkeypair -alias app -storepass ${W} -keystore ks.jks\n`, W],
     [`jarsigner -keystore ks.jks -storepass ${S} app.jar app\n`, S],

@@ -18,10 +18,13 @@ const literal = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"(
 /** A quoted literal (groups `n`, `n + 1`) or a bare word (`n + 2`) up to the end of the command. */
 const literalOrWord = (max: number): string => String.raw`(?:${literal(max)}|([^\s'"\\;|&$]{1,${max}})(?=[ \t]*(?:$|[\r\n;|&#])))`;
 
-/** Whether `v` is a plausible value of a variable or setting named `name` (which must name a secret). */
-function plausibleUnder(name: string, v: string): boolean {
+/**
+ * Whether `v` is a plausible value of a variable or setting named `name` (which must name a secret);
+ * `literal` judges it as a password's whatever the name (a value written where it is declared).
+ */
+function plausibleUnder(name: string, v: string, literal = false): boolean {
   const cls = classifyKey(name);
-  return cls !== null && plausibleSecret(v, cls.password, name.split(/[^A-Za-z]+/).pop(), cls.strict);
+  return cls !== null && plausibleSecret(v, literal || cls.password, name.split(/[^A-Za-z]+/).pop(), cls.strict);
 }
 
 /** See the module comment. */
@@ -57,10 +60,7 @@ export const SETTER_RULES: readonly Rule[] = [
     {
       priority: 1,
       group: 2,
-      accept: (v, m) => {
-        const cls = classifyKey(m[1]!);
-        return cls !== null && plausibleSecret(v, true, m[1]!.split(/[^A-Za-z]+/).pop(), cls.strict);
-      },
+      accept: (v, m) => plausibleUnder(m[1]!, v, true),
     },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
