@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -470,7 +470,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // (`&password=word`), a Windows switch's (`/pass:word`): the shell passes the word as it is.
   // The bare test only adds reasons to turn a value away, so these are asked only of a bare value
   // it turned away (most values pass or fail on what they are, and their line is never read).
-  const lastWord = key.split(/[^A-Za-z]+/).pop();
+  const lastWord = lastLetters(key);
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true)) {
     // An environment line (`JWT_SECRET=supersecretjwtkey` in a `.env`, after `export`, in a compose
     // list), quoted or not: a shell reads the value as it is, and under a name that says secret,
@@ -494,6 +494,13 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;
   ctx.out.push(f ?? { from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
+}
+
+/** The letters `s` ends with (`DB_PASSWORD` -> `PASSWORD`, `token2` -> ``): what `s.split(/[^A-Za-z]+/).pop()` gives, without the array. */
+function lastLetters(s: string): string {
+  let i = s.length;
+  while (i > 0 && isAsciiLetter(s.charCodeAt(i - 1))) i--;
+  return s.slice(i);
 }
 
 /**

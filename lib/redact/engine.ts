@@ -284,12 +284,34 @@ function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly nu
     for (const p of hits.get(kw) ?? NONE) rule.scan(ctx, p, kw);
     return;
   }
-  // Several keywords: visit positions in order so rule memos stay valid.
-  const merged: [number, string][] = [];
-  for (const kw of rule.keywords) for (const p of hits.get(kw) ?? NONE) merged.push([p, kw]);
-  if (merged.length === 0) return;
-  if (merged.length > 1) merged.sort((x, y) => x[0] - y[0]);
-  for (const [p, kw] of merged) rule.scan(ctx, p, kw);
+  // Several keywords: visit positions in order so rule memos stay valid. Each keyword's list is
+  // ascending (findKeywords), so the lists are merged by their heads, a tie going to the keyword
+  // listed first. A [position, keyword] pair per hit, sorted, cost the key/value rule's 50,000
+  // hits in a 5 MB document 5 ms and as many arrays for the collector.
+  const lists: (readonly number[])[] = [];
+  const words: string[] = [];
+  for (const kw of rule.keywords) {
+    const l = hits.get(kw);
+    if (l === undefined || l.length === 0) continue;
+    lists.push(l);
+    words.push(kw);
+  }
+  const heads = new Int32Array(lists.length);
+  for (;;) {
+    let k = -1;
+    let p = Infinity;
+    for (let x = 0; x < lists.length; x++) {
+      const l = lists[x]!;
+      const h = heads[x]!;
+      if (h < l.length && l[h]! < p) {
+        p = l[h]!;
+        k = x;
+      }
+    }
+    if (k < 0) return;
+    heads[k]!++;
+    rule.scan(ctx, p, words[k]!);
+  }
 }
 
 /** A resolved, non-overlapping span to replace. */

@@ -257,6 +257,8 @@ export function afterArnColon(s: string, at: number, max: number): boolean {
   return head !== null && q + head.index <= at - 5;
 }
 const ARN_HEAD = /[au]rn:/i;
+/** `[A-Za-z]`. */
+export const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 /** `[\s"']`: what JavaScript's `\s` matches, and the two quotes. */
 export function spaceOrQuote(c: number): boolean {
   if (c === 32 || c === 34 || c === 39 || (c >= 9 && c <= 13)) return true;

@@ -25,7 +25,7 @@
  * knows the token's kind wins on overlap.
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
-import { afterArnColon, classifyKey, entropyOfUnits, negatedKey, randomHexEntropy } from "../keys.ts";
+import { afterArnColon, classifyKey, entropyOfUnits, isAsciiLetter, negatedKey, randomHexEntropy } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
 
@@ -74,7 +74,7 @@ export function publicValueKey(key: string): boolean {
 const POD = /^(?:[a-z][a-z0-9]*-)+(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}$/;
 /** What may follow a key before its value: a closing quote, spaces, the separator, spaces, an opening quote. */
 const KEY_TAIL = /(?:\\?["'])?[ \t]{0,4}(?::=|=>|[:=|])[ \t]{0,4}(?:\\?["'`])?$/y;
-const isKeyHead = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+const isKeyHead = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 
 /**
  * The key of `key = value`, `"key": "value"`, `key := value` when `h` ends
@@ -137,7 +137,6 @@ function countClasses(u: Uint16Array, from: number, to: number): void {
   for (let i = from; i < to; i++) CLASS_COUNTS[CLASS[u[i]!]!]!++;
 }
 
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isVowel = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
 
 /**
@@ -206,7 +205,7 @@ export function wordCover(u: Uint16Array, from: number, to: number, floor: numbe
   while (i < to) {
     if (covered + (to - i) <= most) return 0;
     let c = u[i]!;
-    if (!isLetter(c)) {
+    if (!isAsciiLetter(c)) {
       i++;
       continue;
     }
@@ -276,13 +275,13 @@ function pathOfWords(u: Uint16Array, from: number, to: number, slashes = -1): bo
       segs++;
       // Letters, then at most one joiner with letters after it.
       let k = i;
-      while (k < j && isLetter(u[k]!)) k++;
+      while (k < j && isAsciiLetter(u[k]!)) k++;
       const head = k - i;
       if (k === j) {
         if (head >= 3) words++;
       } else if (head > 0 && (u[k] === 45 || u[k] === 95 || u[k] === 46)) {
         let m = k + 1;
-        while (m < j && isLetter(u[m]!)) m++;
+        while (m < j && isAsciiLetter(u[m]!)) m++;
         if (m === j && m > k + 1) words++;
       }
     }
@@ -332,13 +331,13 @@ const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 /** Whether `u[a..b)` (no joiner in it) is one piece: letters, digits, letters, digits, each part as the grammar allows. */
 function isPiece(u: Uint16Array, a: number, b: number): boolean {
   let i = a;
-  while (i < b && isLetter(u[i]!)) i++;
+  while (i < b && isAsciiLetter(u[i]!)) i++;
   const word = i - a;
   const d1 = i;
   while (i < b && isDigitUnit(u[i]!)) i++;
   const digits = i - d1;
   const l2 = i;
-  while (i < b && isLetter(u[i]!)) i++;
+  while (i < b && isAsciiLetter(u[i]!)) i++;
   const letters = i - l2;
   const d2 = i;
   while (i < b && isDigitUnit(u[i]!)) i++;
@@ -574,6 +573,9 @@ function publicBlocks(s: string): [number, number][] {
   return out;
 }
 
+/** `-` `.` `~` `=`: what coreSpan trims from a run's ends. */
+const trimHead = (c: number): boolean => c === 45 || c === 46 || c === 126 || c === 61;
+
 /**
  * Splits run `u[a..b)` into what is scored: surrounding dots/dashes trimmed,
  * and for a dotted run (`host.name.tld`, `obj.member`, a JWT-like `a.b.c`)
@@ -583,7 +585,6 @@ function publicBlocks(s: string): [number, number][] {
 function coreSpan(f: TokenFacts, a: number, b: number): number {
   const u = f.u;
   // Code units, no slice, regex or split: this runs on every candidate run.
-  const trimHead = (c: number): boolean => c === 45 || c === 46 || c === 126 || c === 61; // - . ~ =
   let x = a;
   let y = b;
   while (x < y && trimHead(u[x]!)) x++;
@@ -695,13 +696,15 @@ function endsWithSeparator(head: string): boolean {
   return false;
 }
 
+/** Space, tab, quote or CR: what aloneOnLine looks past. */
+const quiet = (c: number): boolean => c === 32 || c === 9 || c === 34 || c === 39 || c === 13;
+
 /**
  * Whether `s[a..b)` is all its line holds, but for spaces and quotes, and
  * the text has lines: a string that is one token and nothing else (a JSON
  * value: `"id": "…"`) is the value walk's to judge by its key.
  */
 function aloneOnLine(s: string, a: number, b: number): boolean {
-  const quiet = (c: number): boolean => c === 32 || c === 9 || c === 34 || c === 39 || c === 13;
   let i = a - 1;
   while (i >= 0 && a - i < 16 && quiet(s.charCodeAt(i))) i--;
   if (i >= 0 && s.charCodeAt(i) !== 10) return false;
