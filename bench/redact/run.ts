@@ -186,6 +186,17 @@ const node = Bun.which("node");
 const cliReady = !opt["no-secretlint"] && node !== null && (await Bun.file(secretlintCli).exists());
 if (cliReady) writeFileSync(join(dir, ".secretlintrc.json"), JSON.stringify({ rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] }));
 
+/**
+ * The ratio of each run to the one beside it, as a median with its quartiles: on a machine whose
+ * speed drifts within one call (here one build's text() ran 153-300 ms in seven runs), the
+ * medians of two columns can pair a fast phase with a slow one, while each pair shares its phase.
+ */
+function pairwise(ours: readonly number[], theirs: readonly number[]): string {
+  const r = ours.map((x, i) => x / theirs[i]!).sort((a, b) => a - b);
+  const at = (q: number): string => r[Math.min(r.length - 1, Math.floor(q * r.length))]!.toFixed(2);
+  return `${at(0.5)}x (quartiles ${at(0.25)}-${at(0.75)}, ${r.length} pairs)`;
+}
+
 /** One document timed against secretlint on the same file: in process, alternately, and whole process, CLI against CLI. */
 async function timed(name: string, five: string, cold: boolean): Promise<void> {
   const file = join(dir, `${name}.txt`);
@@ -240,10 +251,10 @@ async function timed(name: string, five: string, cold: boolean): Promise<void> {
   console.log(`tracegate value(): median ${median(oursValue).toFixed(0)} ms`);
   if (colds.length) console.log(`tracegate cold process (import from source + read + redact): median ${median(colds).toFixed(0)} ms`);
   if (binRuns.length) console.log(`dist/tracegate redact < the file (whole process): median ${median(binRuns).toFixed(0)} ms`);
-  if (cliRuns.length) console.log(`secretlint CLI on the same file (whole process): median ${median(cliRuns).toFixed(0)} ms; tracegate/secretlint ${(median(binRuns) / median(cliRuns)).toFixed(2)}x`);
+  if (cliRuns.length) console.log(`secretlint CLI on the same file (whole process): median ${median(cliRuns).toFixed(0)} ms; tracegate/secretlint ${(median(binRuns) / median(cliRuns)).toFixed(2)}x; pair by pair ${pairwise(binRuns, cliRuns)}`);
   if (theirs.length) {
     console.log(`secretlint (preset-recommend, same file): median ${median(theirs).toFixed(0)} ms  (runs: ${theirs.map((x) => x.toFixed(0)).join(", ")})`);
-    console.log(`tracegate/secretlint in process: ${(median(ours) / median(theirs)).toFixed(2)}x`);
+    console.log(`tracegate/secretlint in process: ${(median(ours) / median(theirs)).toFixed(2)}x; pair by pair ${pairwise(ours, theirs)}`);
   }
   console.log(`observer cap 2500 ms: text() uses ${(median(ours) / 2500 * 100).toFixed(0)}% of it`);
 }
