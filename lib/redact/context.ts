@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, keyText, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -171,9 +171,11 @@ function envAssignment(s: string, key: string, keyStart: number, b: number): boo
 export function isAName(value: string, key: string): boolean {
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
   if (SECRET_OBJECT_NAME.test(value)) return true;
-  const bare = (x: string): string => x.toLowerCase().replace(/[^a-z0-9]+/g, "");
-  return bare(value) === bare(key);
+  return bareName(value) === bareName(key);
 }
+/** A name's letters and digits, lower case (`DB-Password` and `db_password` are one name). */
+const bareName = (x: string): string => x.toLowerCase().replace(NOT_NAME_UNITS, "");
+const NOT_NAME_UNITS = /[^a-z0-9]+/g;
 const SECRET_OBJECT_NAME = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_](?:secrets?|credentials?|creds|tls|certs?|keys?|tokens?|passwords?)$/;
 
 const CLOSERS = new Set([...",)]}"].map((c) => c.charCodeAt(0)));
@@ -420,7 +422,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // Most hits are words in prose and names in code with no separator after them and no label
   // before: ruled out before the key is sliced and classified (half the hits in dense output).
   if (!separatorAfter(s, b) && !flagBefore(s, a, keyStart) && !labelSeparatorBefore(s, a)) return;
-  const key = s.slice(keyStart, b);
+  const key = keyText(s, ctx.units, keyStart, b);
   // `pwd` alone names the working directory (`PWD=/home/me`), but a query or form pair's `pwd` is a password.
   const cls = classifyKey(key) ?? (PWD_KEY.test(key) && (s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : null);
   if (!cls) return;

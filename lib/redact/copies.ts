@@ -55,16 +55,13 @@ const PRINTS_AS_IS = /^[A-Za-z0-9_.~-]*$/;
 /** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
 function formsOf(secret: string): string[] {
   const forms = [secret];
-  const put = (f: string): void => {
-    if (!forms.includes(f)) forms.push(f);
-  };
   // Most secrets are token characters: their escaped forms are the secret itself (thousands per 5 MB).
   if (!PRINTS_AS_IS.test(secret)) {
     const json = JSON.stringify(secret).slice(1, -1);
-    put(json);
-    if (secret.includes("/")) put(json.replaceAll("/", "\\/"));
+    addForm(forms, json);
+    if (secret.includes("/")) addForm(forms, json.replaceAll("/", "\\/"));
     try {
-      put(encodeURIComponent(secret));
+      addForm(forms, encodeURIComponent(secret));
     } catch {
       // lone surrogate: no URL form
     }
@@ -76,13 +73,18 @@ function formsOf(secret: string): string[] {
     let end = b64.length;
     while (end > 0 && b64.charCodeAt(end - 1) === 61) end--;
     if (end < b64.length) b64 = b64.slice(0, end);
-    put(b64);
-    if (b64.includes("+") || b64.includes("/")) put(b64.replaceAll("+", "-").replaceAll("/", "_"));
+    addForm(forms, b64);
+    if (b64.includes("+") || b64.includes("/")) addForm(forms, b64.replaceAll("+", "-").replaceAll("/", "_"));
   }
   return forms;
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+
+/** Adds form `f` to `forms` unless it is there. */
+function addForm(forms: string[], f: string): void {
+  if (!forms.includes(f)) forms.push(f);
+}
 
 /**
  * Finds and masks copies of known secrets in strings.
@@ -96,6 +98,8 @@ const ASCII = /^[\x00-\x7f]*$/;
  */
 export class Copies {
   private readonly variants = new Map<string, Variant>();
+  /** The variants in the order added: what the index is built from (spreading the map's iterator made an object per step). */
+  private readonly added: Variant[] = [];
   private index: Index | undefined;
   private minLen = Infinity;
 
@@ -110,7 +114,9 @@ export class Copies {
     if (secret.includes("[REDACTED:") || !copyWorthy(secret)) return;
     for (const text of formsOf(secret)) {
       if (text.length < COPY_MIN || this.variants.has(text)) continue;
-      this.variants.set(text, { text, known, bounded: text.length < COPY_BOUNDED_BELOW });
+      const v = { text, known, bounded: text.length < COPY_BOUNDED_BELOW };
+      this.variants.set(text, v);
+      this.added.push(v);
       this.minLen = Math.min(this.minLen, text.length);
     }
     this.index = undefined;
@@ -254,7 +260,7 @@ export class Copies {
    * through the every-position pass (passing) when there are many.
    */
   private buildIndex(): Index {
-    const all = [...this.variants.values()];
+    const all = this.added;
     const short = all.filter((v) => v.text.length < SAMPLED_MIN);
     return { all, long: all.filter((v) => v.text.length >= SAMPLED_MIN), short, searched: short.length <= SEARCHED_MAX ? short : [] };
   }
@@ -374,6 +380,7 @@ const setBit = (t: Int32Array, x: number): void => {
 const mix4 = (h: number): number => Math.imul(h, 0x9e3779b1);
 /** One 32-bit hash of a head, a length and a tail key4. */
 const mix3 = (h: number, len: number, tail: number): number => Math.imul(Math.imul(h ^ len, 0x85ebca6b) ^ tail, 0x9e3779b1);
+const NO_LENGTHS: readonly number[] = [];
 /** log2 of a table of at least `slots` entries (at least 2^10). */
 const tableLog = (slots: number): number => Math.min(24, Math.max(10, Math.ceil(Math.log2(slots))));
 
@@ -394,7 +401,10 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
   const groupShift = 32 - groupLog;
   const groupMask = groupSlots.length - 1;
   const heads: number[] = [0];
-  const lengths: number[][] = [[]];
+  // Each group's first length, and any further distinct ones (few groups have two: a secret and
+  // another of its length that shares its first eight characters).
+  const firstLen: number[] = [0];
+  const moreLens = new Map<number, number[]>();
   for (const v of variants) {
     const t = v.text;
     for (let o = 0; o < stride; o++) setBit(w.bits, mix4(key4(t, o)) >>> w.shift);
@@ -411,21 +421,24 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
       g = heads.length;
       groupSlots[slot] = g;
       heads.push(h);
-      lengths.push([]);
+      firstLen.push(t.length);
+    } else if (firstLen[g] !== t.length) {
+      const more = moreLens.get(g);
+      if (more === undefined) moreLens.set(g, [t.length]);
+      else if (!more.includes(t.length)) more.push(t.length);
     }
-    const lens = lengths[g]!;
-    if (!lens.includes(t.length)) lens.push(t.length);
     formKeys[f] = mix3(h, t.length, key4(t, t.length - 4));
   }
   const groups = heads.length - 1;
   const groupHeads = new Int32Array(groups + 1);
   const lenOff = new Int32Array(groups + 1);
-  let total = 0;
-  for (let g = 1; g <= groups; g++) total += lengths[g]!.length;
+  let total = groups;
+  for (const more of moreLens.values()) total += more.length;
   const lenFlat = new Int32Array(total);
   for (let g = 1, at = 0; g <= groups; g++) {
     groupHeads[g] = heads[g]!;
-    for (const len of lengths[g]!) lenFlat[at++] = len;
+    lenFlat[at++] = firstLen[g]!;
+    for (const len of moreLens.get(g) ?? NO_LENGTHS) lenFlat[at++] = len;
     lenOff[g] = at;
   }
   const formLog = tableLog(count * 2);

@@ -327,10 +327,11 @@ export interface Segment {
   readonly tag?: string;
 }
 
-const segmentOf = (c: { start: number; end: number; best: Finding }): Segment =>
-  c.best.within === undefined
-    ? { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, rule: c.best.rule }
-    : { start: c.start, end: c.end, kind: c.best.kind, checksum: c.best.checksum, within: c.best.within, rule: c.best.rule };
+/** The segment `[start, end)` named by finding `best`. */
+const segmentOf = (start: number, end: number, best: Finding): Segment =>
+  best.within === undefined
+    ? { start, end, kind: best.kind, checksum: best.checksum, rule: best.rule }
+    : { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule };
 
 /**
  * Resolves overlaps: a finding inside a higher-priority finding's whole match
@@ -345,7 +346,7 @@ const segmentOf = (c: { start: number; end: number; best: Finding }): Segment =>
  */
 export function resolve(findings: readonly Finding[]): Segment[] {
   if (findings.length === 0) return [];
-  const sorted = [...findings].sort((a, b) => a.from - b.from || b.end - a.end);
+  const sorted = [...findings].sort(byFromThenLongest);
   const out: Segment[] = [];
   let i = 0;
   while (i < sorted.length) {
@@ -356,24 +357,39 @@ export function resolve(findings: readonly Finding[]): Segment[] {
       hi = Math.max(hi, sorted[j]!.end);
       j++;
     }
-    const cluster = sorted.slice(i, j);
+    // Most clusters are one finding (thousands in a long output): its segment, with no arrays or
+    // closures made for it.
+    if (j === i + 1) {
+      const f = sorted[i]!;
+      out.push(segmentOf(f.start, f.end, f));
+      i = j;
+      continue;
+    }
+    const kept = undominated(sorted.slice(i, j));
     i = j;
-    const kept = cluster.length === 1 ? cluster : undominated(cluster);
-    kept.sort((a, b) => a.start - b.start || b.priority - a.priority);
-    let cur: { start: number; end: number; best: Finding } | undefined;
-    for (const f of kept) {
-      if (cur && f.start < cur.end) {
-        cur.end = Math.max(cur.end, f.end);
-        if (f.priority > cur.best.priority) cur.best = f;
+    kept.sort(byStartThenPriority);
+    let best = kept[0]!;
+    let start = best.start;
+    let end = best.end;
+    for (let k = 1; k < kept.length; k++) {
+      const f = kept[k]!;
+      if (f.start < end) {
+        end = Math.max(end, f.end);
+        if (f.priority > best.priority) best = f;
         continue;
       }
-      if (cur) out.push(segmentOf(cur));
-      cur = { start: f.start, end: f.end, best: f };
+      out.push(segmentOf(start, end, best));
+      best = f;
+      start = f.start;
+      end = f.end;
     }
-    if (cur) out.push(segmentOf(cur));
+    out.push(segmentOf(start, end, best));
   }
   return out;
 }
+
+const byFromThenLongest = (a: Finding, b: Finding): number => a.from - b.from || b.end - a.end;
+const byStartThenPriority = (a: Finding, b: Finding): number => a.start - b.start || b.priority - a.priority;
 
 /**
  * The findings of a cluster (sorted by `from`) that no finding of higher
@@ -384,9 +400,18 @@ export function resolve(findings: readonly Finding[]): Segment[] {
  * priority asks the higher ones by a prefix maximum of their ends instead.
  */
 function undominated(cluster: readonly Finding[]): Finding[] {
-  if (cluster.length <= 32) return cluster.filter((f) => !cluster.some((g) => g.priority > f.priority && g.from <= f.start && f.end <= g.end));
+  if (cluster.length <= 32) {
+    const kept: Finding[] = [];
+    for (const f of cluster) {
+      let held = false;
+      for (const g of cluster) if (g.priority > f.priority && g.from <= f.start && f.end <= g.end) held = true;
+      if (!held) kept.push(f);
+    }
+    return kept;
+  }
   const dropped = new Uint8Array(cluster.length);
-  const priorities = [...new Set(cluster.map((f) => f.priority))];
+  const priorities = new Set<number>();
+  for (const f of cluster) priorities.add(f.priority);
   for (const p of priorities) {
     // The higher findings in `from` order, and the furthest end among the first j of them.
     const froms: number[] = [];
@@ -397,8 +422,9 @@ function undominated(cluster: readonly Finding[]): Finding[] {
       reach.push(Math.max(g.end, reach.length > 0 ? reach[reach.length - 1]! : -1));
     }
     if (froms.length === 0) continue;
-    cluster.forEach((f, i) => {
-      if (f.priority !== p) return;
+    for (let i = 0; i < cluster.length; i++) {
+      const f = cluster[i]!;
+      if (f.priority !== p) continue;
       // The last higher finding that starts at or before f.start.
       let lo = 0;
       let hi = froms.length;
@@ -408,9 +434,11 @@ function undominated(cluster: readonly Finding[]): Finding[] {
         else hi = mid;
       }
       if (lo > 0 && reach[lo - 1]! >= f.end) dropped[i] = 1;
-    });
+    }
   }
-  return cluster.filter((_, i) => dropped[i] === 0);
+  const kept: Finding[] = [];
+  for (let i = 0; i < cluster.length; i++) if (dropped[i] === 0) kept.push(cluster[i]!);
+  return kept;
 }
 
 /**
