@@ -25,7 +25,7 @@
  * knows the token's kind wins on overlap.
  */
 import { decodeBase64Text, mayOpenText } from "../decode.ts";
-import { afterArnColon, classifyKey, entropyOfUnits, isAsciiLetter, negatedKey, randomHexEntropy } from "../keys.ts";
+import { afterArnColon, classifyKey, entropyOfUnits, isAsciiLetter, spaceOrQuote, negatedKey, randomHexEntropy } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
 
@@ -374,10 +374,12 @@ function isWord(u: Uint16Array, a: number, b: number): boolean {
  * (`TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384`, `NGHTTP2_ENHANCE_YOUR_CALM`):
  * random keys hold none.
  */
+const CAPITALS_5 = /[A-Z]{5,}/g;
+const LETTER_RUN_4 = /[A-Z]{4,}(?![a-z])|[A-Z]?[a-z]{3,}/g;
 function capsOk(t: string, u: Uint16Array, from: number): boolean {
   // Over the whole token, not piece by piece: a run of capitals never crosses a separator.
   let acronym = false;
-  for (const m of t.matchAll(/[A-Z]{5,}/g)) {
+  for (const m of t.matchAll(CAPITALS_5)) {
     if (wordLike(u, from + m.index, from + m.index + m[0].length)) continue;
     if (m[0].length > 6) return false;
     acronym = true;
@@ -387,7 +389,7 @@ function capsOk(t: string, u: Uint16Array, from: number): boolean {
 
 /** Whether a letter run of `t` (split at case steps, digits and separators) of 4+ letters reads as a word. */
 function hasWord(t: string, u: Uint16Array, from: number): boolean {
-  for (const m of t.matchAll(/[A-Z]{4,}(?![a-z])|[A-Z]?[a-z]{3,}/g)) if (wordLike(u, from + m.index, from + m.index + m[0].length)) return true;
+  for (const m of t.matchAll(LETTER_RUN_4)) if (wordLike(u, from + m.index, from + m.index + m[0].length)) return true;
   return false;
 }
 
@@ -498,7 +500,7 @@ function shapeless(f: TokenFacts): boolean {
   const t = tokenText(f);
   if (structured(t, f.u, f.from)) return false;
   // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
-  if (/a-z|A-Z|0-9/.test(t) || PUBLIC_DER.test(t)) return false;
+  if (t.includes("a-z") || t.includes("A-Z") || t.includes("0-9") || PUBLIC_DER.test(t)) return false;
   // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters; or a
   // character class listing letters in order, either case (`[bcdeEfFgGoOpqstTUvxX]`, printf's verbs).
   return ascendingRun(f.u, f.from, f.to) < 6 && !lettersInOrder(f.u, f.from, f.to);
@@ -539,6 +541,10 @@ function lineStart(s: string, at: number, max: number): number {
 /** Any word a label (LABEL, WITH) is built from, anywhere before the token: the cheap test that rules most tokens out. */
 const LABEL_WORD = /key|token|secret|pass|pwd|auth|credential|api|bearer|access|private|session|cookie|otp|pin|license|with|using|login|signed|AQAAABAAA|<secret|<password|<token/i;
 
+const KEY_END = /[A-Za-z0-9_.-]*$/;
+const NOT_LETTER_OR_END = /[^A-Za-z]|$/;
+const LEADING_PUNCTUATION = /^[._-]+/;
+const SESSION_END = /session$/i;
 function labelOf(s: string, start: number, len: number): "labelled" | "negated" | "none" {
   const lineStart0 = lineStart(s, start, 64);
   const before = s.slice(lineStart0, start);
@@ -546,10 +552,10 @@ function labelOf(s: string, start: number, len: number): "labelled" | "negated" 
   const m = LABEL.exec(before);
   if (m) {
     // The whole key the label word ends (`nextPageToken:`, `public_key =`): some name no secret.
-    const key = /[A-Za-z0-9_.-]*$/.exec(before.slice(0, m.index + m[0].search(/[^A-Za-z]|$/)))?.[0] ?? "";
+    const key = KEY_END.exec(before.slice(0, m.index + m[0].search(NOT_LETTER_OR_END)))?.[0] ?? "";
     // A bare `session` names an id, but no id runs to 129+ characters: that is a session token.
-    const k = key.replace(/^[._-]+/, "");
-    return negatedKey(k) && !(len > 128 && /session$/i.test(k)) ? "negated" : "labelled";
+    const k = key.replace(LEADING_PUNCTUATION, "");
+    return negatedKey(k) && !(len > 128 && SESSION_END.test(k)) ? "negated" : "labelled";
   }
   return WITH.test(before) ? "labelled" : "none";
 }
@@ -676,6 +682,18 @@ export const entropyRule: Rule = {
   },
 };
 
+/** What a find trims from its run's ends: the dots, dashes, tildes (and, leading, `=`) that glue tokens to text. */
+const LEADING_TRIM = /^[-.~=]*/;
+const TRAILING_TRIM = /[-.~]+$/;
+/** Decoded text shaped `user:password`: the credential base64 of a Basic pair holds. */
+const USER_COLON_PASSWORD = /^[A-Za-z0-9._@+-]{1,64}:[\x21-\x7e]{4,256}$/;
+/** A URL's scheme and host (or path) so far, right before a token. */
+const URL_BEFORE = /:\/\/[^\s"'<>?#]*$/;
+/** A dotted key's qualifiers (`spring.datasource.password` -> `password`). */
+const DOTTED_HEAD = /^.*[.]/;
+/** `[\s"'\`\\]`: what labelVerdict looks past between a key's separator and its value. */
+const quoteOrSpace = (c: number): boolean => spaceOrQuote(c) || c === 96 || c === 92;
+
 /** The priorities this rule gives a find: a token (labelled or not), and base64 of `user:password`. */
 const TOKEN_PRIORITY = 0.5;
 const OUTRANKS_ENTROPY = 1.5;
@@ -731,7 +749,7 @@ function guarded(s: string, a: number, t: string): boolean {
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api-AbC123`): a name.
   if (afterArnColon(s, a, 256)) return true;
   // `://` before: a URL's host or path (its userinfo has its own rule); query values are scored.
-  if (/:\/\/[^\s"'<>?#]*$/.test(head)) return true;
+  if (URL_BEFORE.test(head)) return true;
   if (OBJECT_ID.test(t) || POD.test(t)) return true;
   // A request, trace or correlation id header: every value on its line is an id.
   if (ID_LINE.test(s.slice(lineStart(s, a, 128), a))) return true;
@@ -759,11 +777,11 @@ function labelVerdict(s: string, a: number, b: number, t: string, f: TokenFacts,
     // Cheap first: a key/value needs `=`, `:` or `>` right before the value (past quotes and spaces).
     const lineHead = s.slice(lineStart(s, a, 200), a);
     let q = lineHead.length - 1;
-    while (q >= 0 && q >= lineHead.length - 8 && /[\s"'`\\]/.test(lineHead[q]!)) q--;
+    while (q >= 0 && q >= lineHead.length - 8 && quoteOrSpace(lineHead.charCodeAt(q))) q--;
     const sep = lineHead[q];
     const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? keyBefore(lineHead.slice(-80)) : undefined;
     if (k !== undefined) {
-      const key = k.replace(/^.*[.]/, "");
+      const key = k.replace(DOTTED_HEAD, "");
       if (classifyKey(key)) label = "labelled";
       else if (NON_SECRET_KEY.test(key)) return undefined;
     }
@@ -834,14 +852,14 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   // Base64 of prose is data, not a secret (secrets are random bytes); base64 of `user:password` is a credential.
   const plain = t.length >= 16 && t.length <= 4096 && mayOpenText(t, 0) ? decodeBase64Text(t) : undefined;
   if (plain !== undefined) {
-    if (/^[A-Za-z0-9._@+-]{1,64}:[\x21-\x7e]{4,256}$/.test(plain) && !/^[\[{"]/.test(plain)) {
-      const st = a + /^[-.~=]*/.exec(run)![0].length;
+    if (USER_COLON_PASSWORD.test(plain) && !/^[\[{"]/.test(plain)) {
+      const st = a + LEADING_TRIM.exec(run)![0].length;
       ctx.out.push({ from: st, start: st, end: st + t.length, kind: "basic-auth", priority: OUTRANKS_ENTROPY });
       return;
     }
     if (/\s/.test(plain) && (plain.match(/[\p{L}\s.,;:'"!?()-]/gu) ?? []).length >= plain.length * 0.85) return;
   }
-  const start = a + /^[-.~=]*/.exec(run)![0].length;
-  const end = start + run.slice(start - a).replace(/[-.~]+$/, "").length;
+  const start = a + LEADING_TRIM.exec(run)![0].length;
+  const end = start + run.slice(start - a).replace(TRAILING_TRIM, "").length;
   ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: TOKEN_PRIORITY });
 }
