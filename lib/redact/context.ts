@@ -472,7 +472,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // (`&password=word`), a Windows switch's (`/pass:word`): the shell passes the word as it is.
   // The bare test only adds reasons to turn a value away, so these are asked only of a bare value
   // it turned away (most values pass or fail on what they are, and their line is never read).
-  const lastWord = lastLetters(key);
+  const lastWord = lastWordOf(key);
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true)) {
     // An environment line (`JWT_SECRET=supersecretjwtkey` in a `.env`, after `export`, in a compose
     // list), quoted or not: a shell reads the value as it is, and under a name that says secret,
@@ -497,6 +497,22 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;
   ctx.out.push(f ?? { from: a, start: v.start, end: v.end, kind: cls.kind, priority: 1 });
 }
+
+/**
+ * A key's last word, lower case, as plausibleSecret compares values with it:
+ * kept per key, which keyText made one string per distinct key (a handful
+ * in a whole record), where a slice and a lower-casing per hit were two
+ * strings each.
+ */
+function lastWordOf(key: string): string {
+  let word = lastWords.get(key);
+  if (word === undefined) {
+    if (lastWords.size >= 4096) lastWords.clear();
+    lastWords.set(key, (word = lastLetters(key).toLowerCase()));
+  }
+  return word;
+}
+const lastWords = new Map<string, string>();
 
 /** The letters `s` ends with (`DB_PASSWORD` -> `PASSWORD`, `token2` -> ``): what `s.split(/[^A-Za-z]+/).pop()` gives, without the array. */
 function lastLetters(s: string): string {
