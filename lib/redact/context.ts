@@ -18,7 +18,8 @@ const isKeyChar = (c: number): boolean =>
 // A bare value ends at whitespace, quotes, separators and escapes.
 const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
 const COOKIE_HEADER = /^(?:set-)?cookie$/i;
-const PWD_KEY = /^pwd$/i;
+/** `pwd` and `pw`: the working directory and a word elsewhere, a password as a query or form pair's key (`?user=bob&pw=…`). */
+const PWD_KEY = /^pwd?$/i;
 const QUERY_PASSWORD: KeyClass = { kind: "password", password: true };
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
@@ -173,6 +174,9 @@ export function isAName(value: string, key: string): boolean {
   if (SECRET_OBJECT_NAME.test(value)) return true;
   return bareName(value) === bareName(key);
 }
+const HEADER_KEY = /header(?:_?name)?$/i;
+/** `X-Api-Key`, `Authorization`, `X-AUTH-TOKEN`: what HTTP header names look like. */
+const HEADER_NAME = /^(?:X-)?[A-Z][A-Za-z]+(?:-[A-Z][A-Za-z]+)*$/;
 /** A name's letters and digits, lower case (`DB-Password` and `db_password` are one name). */
 const bareName = (x: string): string => x.toLowerCase().replace(NOT_NAME_UNITS, "");
 const NOT_NAME_UNITS = /[^a-z0-9]+/g;
@@ -336,10 +340,14 @@ function propertiesLine(s: string, keyStart: number, keyEnd: number, value: stri
  * `key = value` lines, comments and blank lines between. Code has no section
  * headers; a `[section]` line above `password = hashed_password` is an INI's.
  */
-function iniLine(s: string, keyStart: number, valueEnd: number): boolean {
+function iniLine(s: string, keyStart: number, valueEnd: number, memo: ScanCtx["memo"]): boolean {
   const lineStart = lineOpenedBy(s, keyStart);
   if (lineStart < 0 || !endsLine(s, valueEnd)) return false;
-  return walkUp(s, lineStart, (line) => (INI_SECTION.test(line) ? true : INI_OTHER.test(line) ? undefined : false)) === true;
+  // Up to the section's header, or to the last line found in a section: a block of N settings reads N lines, not N x 32.
+  const known = memo.iniLine;
+  const yes = walkUp(s, lineStart, (line, start) => (start === known || INI_SECTION.test(line) ? true : INI_OTHER.test(line) ? undefined : false)) === true;
+  if (yes) memo.iniLine = lineStart;
+  return yes;
 }
 /** `[client]`, `[distutils]`, `[ODBC Data Sources]`. */
 const INI_SECTION = /^\[[\w .:-]{1,64}\]\r?$/;
@@ -423,7 +431,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // before: ruled out before the key is sliced and classified (half the hits in dense output).
   if (!separatorAfter(s, b) && !flagBefore(s, a, keyStart) && !labelSeparatorBefore(s, a)) return;
   const key = keyText(s, ctx.units, keyStart, b);
-  // `pwd` alone names the working directory (`PWD=/home/me`), but a query or form pair's `pwd` is a password.
+  // `pwd` alone names the working directory (`PWD=/home/me`), `pw` is a word, but a query or form pair's `pwd` or `pw` is a password.
   const cls = classifyKey(key) ?? (PWD_KEY.test(key) && (s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : null);
   if (!cls) return;
   // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
@@ -456,6 +464,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // (`connectionString="Server=…;Password=…"`): those keys get their turn.
   ctx.memo.kv = /[=:]/.test(value) ? b : Math.max(b, v.end);
   chargeReading(ctx, "kvRead", value.length);
+  // A header's name under a key that says it holds one (`API_KEY_HEADER=X-Api-Key`): what is sent, not the secret.
+  if (HEADER_NAME.test(value) && HEADER_KEY.test(key)) return;
   // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
@@ -474,17 +484,23 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // it turned away (most values pass or fail on what they are, and their line is never read).
   const lastWord = lastWordOf(key);
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true)) {
+    // Shorter than every bar below (`password=%s`, `token=$1`): no second look.
+    if (value.length < 4) return;
     // An environment line (`JWT_SECRET=supersecretjwtkey` in a `.env`, after `export`, in a compose
     // list), quoted or not: a shell reads the value as it is, and under a name that says secret,
     // token or key it is one, a word or not (what a `cat .env` in a transcript leaks). Judged as a
     // password is, but for a value that names a variable (`TOKEN_VAR=GITHUB_TOKEN`) or its key.
     // A quoted value a password key's bar turned away stays turned away; another key's gets a second
     // look on an environment line only. These run for every value turned away: the cheap tests first.
-    if (v.bare !== true && (cls.password || !envAssignment(s, key, keyStart, b))) return;
-    const literal = v.bare !== true || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
+    // So is a value on an INI or TOML file's line (`[server]` over `jwt_secret = word` or
+    // `api_key = "word"`): a settings file holds values, not references to them.
+    const settings = !cls.password && !ENV_NAME.test(key) && iniLine(s, keyStart, v.bare === true ? v.end : v.end + 1, ctx.memo);
+    if (v.bare !== true && (cls.password || !(settings || envAssignment(s, key, keyStart, b)))) return;
+    const literal = v.bare !== true || settings || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
     if (literal) {
-      // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) is judged as a password's.
-      if (!plausibleSecret(value, cls.password || (ENV_NAME.test(key) && !isAName(value, key)), lastWord, cls.strict)) return;
+      // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) and a
+      // settings file's are judged as a password's.
+      if (!plausibleSecret(value, cls.password || ((settings || ENV_NAME.test(key)) && !isAName(value, key)), lastWord, cls.strict)) return;
     } else {
       // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
       // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
@@ -564,7 +580,7 @@ function namedLiteral(ctx: ScanCtx, key: string, keyStart: number, keyEnd: numbe
   if (sep === 58) return yamlValueLine(ctx, keyStart, keyEnd, v.end);
   if (sep === 61 && (envPair(s, key, keyStart, keyEnd, v.end) || propertiesLine(s, keyStart, keyEnd, value, v.end))) return true;
   // An INI file spaces its `=` as often as not.
-  return iniLine(s, keyStart, v.end);
+  return iniLine(s, keyStart, v.end, ctx.memo);
 }
 
 /**
@@ -613,7 +629,7 @@ const ENV_AFTER = new Set([..." \t\r\n\"',;)]}&|"].map((c) => c.charCodeAt(0)));
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [
-  "pass", "pwd", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
+  "pass", "pwd", "pw=", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
   "otp", "salt", "connection", "conn_", "connstr", "database", "db_", "webhook", "dockercfg", "dockerconfigjson",
 ];
 

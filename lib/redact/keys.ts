@@ -79,20 +79,22 @@ export function keyWords(key: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-function kindFor(words: readonly string[], term: string): KeyClass {
+function kindFor(key: string, words: readonly string[], term: string): KeyClass {
   const j = words.join("_");
   const isPw = /pass|pwd/.test(term);
   if (/aws/.test(j) && /secret/.test(j)) return { kind: "aws-secret-access-key", password: false };
   if (/aws/.test(j) && /session/.test(j) || /amz_security/.test(j)) return { kind: "aws-session-token", password: false };
   if (/secret_access_key|secretaccesskey/.test(j)) return { kind: "aws-secret-access-key", password: false };
-  if (/^_?auth_?token$|^npm_auth_token$|^_auth$|^_password$/.test(j)) return { kind: "npm-auth", password: isPw };
+  // `.npmrc`'s `_authToken` and `_auth` (its keys open with `_`), and `NPM_AUTH_TOKEN`; an `AUTH_TOKEN` is anyone's.
+  if (j === "npm_auth_token" || (key.charCodeAt(0) === 95 && (j === "auth_token" || j === "auth"))) return { kind: "npm-auth", password: isPw };
   if (term === "auth" || term === "authorization") return { kind: "auth-credential", password: false };
   if (/cookie|session/.test(term)) return { kind: "session-cookie", password: false };
   // A password is one whatever it opens (`DATABASE_PASSWORD`, `PRIVATE_KEY_PASSPHRASE`, `WEBHOOK_PASS`):
   // the words before the term say what it opens, and a word is a password's value, never a token's.
   if (isPw) return { kind: "password", password: true };
   if (/dsn|connection|database|conn|db_url|db_uri/.test(j)) return { kind: "connection-string", password: false };
-  if (/webhook/.test(j)) return { kind: "webhook-url", password: false };
+  // The hook itself (`WEBHOOK`, `webhook_url`); its signing secret or token (`WEBHOOK_SECRET`) is a secret like any.
+  if (term.startsWith("webhook")) return { kind: "webhook-url", password: false };
   if (/private_?key/.test(j)) return { kind: "private-key", password: false };
   if (term === "api_key" || term === "apikey" || term === "apitoken") return { kind: "api-key", password: false };
   return { kind: "generic-secret", password: false };
@@ -230,7 +232,7 @@ function classify(key: string): KeyClass | null {
     if (!tailOk(words.slice(restStart))) return null;
     for (let h = 0; h < i; h++) if (HEAD_NEG.has(words[h]!)) return null;
     // A lone "session"/"auth"/"webhook" as the whole key is too vague unless qualified.
-    return kindFor(words, term);
+    return kindFor(key, words, term);
   }
   // `<qualifier>_key` with no stronger term: a weak label (see KeyClass.strict).
   if (words.length >= 2 && words[words.length - 1] === "key" && !KEY_HEAD_NEG.has(words[words.length - 2]!)) {

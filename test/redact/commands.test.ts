@@ -272,3 +272,47 @@ describe("more commands that take a password as an argument", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("printf writing a settings file: the argument a named %s takes", () => {
+  for (const [input, secret] of [
+    [`printf 'DB_PASSWORD=%s\\n' '${W}' >> .env\n`, W],
+    [`printf "API_TOKEN=%s\\n" "${S}" >> .env\n`, S],
+    [`printf 'user=%s\\npassword=%s\\n' bob ${W} > creds.ini\n`, W],
+    [`printf '%d items, token=%s\\n' 3 ${S} > out\n`, S],
+    [`printf '{"password": "%s"}' '${W}' > body.json\n`, W],
+    [`printf 'pass: %5s\\n' ${S}\n`, S],
+  ] as const) {
+    test(input.trim(), () => onlySecretGoes(input, secret));
+  }
+  for (const input of [
+    `printf 'DB_PASSWORD=%s\\n' "$DB_PASSWORD" >> .env\n`, // a reference
+    "printf 'Hello %s, your name=%s\\n' world alice\n",
+    `printf 'token=%d\\n' 42\n`,
+    `printf '%s\\n' ${W}\n`, // nothing names it
+    `printf 'password=%%s %s\\n' ${W}\n`, // %% is a literal percent: the %s is not the password's
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("an expect script's answer to a password prompt", () => {
+  test("the send after expect Password: goes, the others stay", () => {
+    const script = `spawn ssh admin@10.0.0.5\nexpect "login:"\nsend "admin\\r"\nexpect "Password:"\nsend "${W}\\r"\nexpect "$ "\nsend "ls -la\\r"\n`;
+    onlySecretGoes(script, W);
+  });
+  for (const input of [
+    `expect -re "(P|p)assword:" { send -- "${S}\\r" }\n`,
+    `expect "Enter passphrase for key"\nsend {${W}\\r}\n`,
+    `expect "Verification code:"\nexp_send "${S}\\n"\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, input.includes(S) ? S : W));
+  }
+  for (const input of [
+    `expect "Password:"\nsend "$env(DB_PASS)\\r"\n`, // a reference
+    `expect "Password:"\nsend "${W}\\r"\nsend "exit\\r"\n`.replace(W, "$pw"), // one answer per prompt
+    "Please send the report to me by Friday.\n",
+    `expect "Name:"\nsend "${W}\\r"\n`,
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

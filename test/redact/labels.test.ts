@@ -752,3 +752,32 @@ describe("a password term glued to a short qualifier (wp-cli's --dbpass)", () =>
     test(`stays: ${text.trim()}`, () => staysWhole(text));
   }
 });
+
+describe("settings files, query pairs and header names", () => {
+  test("an INI or TOML section's secret-named key takes a word, quoted or bare", () => {
+    onlyValueGoes("[server]\njwt_secret = correcthorsebattery\nport = 8080\n", "correcthorsebattery");
+    onlyValueGoes('[auth]\napi_key = "swordfishocean"\n', "swordfishocean");
+    onlyValueGoes("[session]\n; signing\nsession_secret = 'blue-monkey-dance'\n", "blue-monkey-dance");
+    // Names and references stay, and so does code with no section above it.
+    staysWhole("[server]\ntoken_name = deploy\nsecret_key_ref = my_secret_name\n");
+    staysWhole("jwt_secret = correcthorsebattery\n");
+    staysWhole("def f():\n    jwt_secret = correcthorsebattery\n");
+  });
+  test("a query or form pair's pw", () => {
+    onlyValueGoes("curl 'https://legacy.example.com/login?user=bob&pw=Sup3rSecretPw'\n", "Sup3rSecretPw");
+    onlyValueGoes("GET /auth?username=alice&pw=zebra-Falcon-42 HTTP/1.1\n", "zebra-Falcon-42");
+    staysWhole("PW=/home/me\nexport PW=abc\nnpw=3\n");
+  });
+  test("a header's name under a key that says it holds one", () => {
+    staysWhole("API_KEY_HEADER=X-Api-Key\nTOKEN_HEADER_NAME=X-Auth-Token\n");
+    staysWhole("auth_header = 'Proxy-Authorization'\n");
+    onlyValueGoes("SECRET_HEADER=Xk9mLq2Vn8pT\n", "Xk9mLq2Vn8pT");
+  });
+  test("kinds: AUTH_TOKEN is anyone's token, .npmrc's _authToken npm's; a webhook's secret is no URL", () => {
+    const t = tok();
+    expect(r.text(`AUTH_TOKEN=${t}\n`)).toMatch(/^AUTH_TOKEN=\[REDACTED:generic-secret:/);
+    expect(r.text(`//registry.npmjs.org/:_authToken=${t}\n`)).toMatch(/:_authToken=\[REDACTED:npm-auth:/);
+    expect(r.text(`WEBHOOK_SECRET=${t}\n`)).toMatch(/^WEBHOOK_SECRET=\[REDACTED:generic-secret:/);
+    expect(r.text(`SLACK_WEBHOOK_URL=https://hooks.acme-corp.io/hook/${t}\n`)).toMatch(/webhook-url/);
+  });
+});

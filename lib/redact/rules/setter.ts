@@ -4,13 +4,14 @@
  * "x")`, `os.environ.setdefault("SECRET_KEY", "x")`,
  * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, fish's `set -x
  * NAME x` and csh's `setenv NAME x`, a Terraform variable's `default = "x"`,
- * and PowerShell's `ConvertTo-SecureString "x" -AsPlainText`. Only these setters: a quoted key
+ * PowerShell's `ConvertTo-SecureString "x" -AsPlainText`, and a `printf` whose format names what
+ * it fills (`printf 'DB_PASSWORD=%s\n' x >> .env`). Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
  */
-import { classifyKey, plausibleSecret } from "../keys.ts";
+import { classifyKey, isAsciiLetter, plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
-import type { Rule } from "../types.ts";
+import type { Rule, ScanCtx } from "../types.ts";
 
 /** A quoted literal: group `n` holds a single-quoted one's inside, `n + 1` a double-quoted one's. */
 const literal = (max: number): string => String.raw`(?:'([^'\n\\]{1,${max}})'|"([^"\n\\]{1,${max}})")`;
@@ -27,8 +28,82 @@ function plausibleUnder(name: string, v: string, literal = false): boolean {
   return cls !== null && plausibleSecret(v, literal || cls.password, name.split(/[^A-Za-z]+/).pop(), cls.strict);
 }
 
+/** A conversion in a printf format (`%%` is a literal percent): flags, width, precision, letter. */
+const CONVERSION = /%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?([a-zA-Z]))/g;
+/**
+ * The name format `f` writes right before `at`: `NAME=`, `NAME: `,
+ * `NAME = `, `"NAME": "` (a quote may open the value), read backwards
+ * (a regex anchored at the end tried every start before it).
+ */
+function nameBefore(f: string, at: number): string | undefined {
+  let i = at;
+  const quote = (): void => {
+    if (i > 0 && (f.charCodeAt(i - 1) === 34 || f.charCodeAt(i - 1) === 39)) i--;
+  };
+  const spaces = (): void => {
+    for (let n = 0; n < 3 && i > 0 && (f.charCodeAt(i - 1) === 32 || f.charCodeAt(i - 1) === 9); n++) i--;
+  };
+  quote();
+  spaces();
+  if (i === 0 || (f.charCodeAt(i - 1) !== 58 && f.charCodeAt(i - 1) !== 61)) return undefined;
+  i--;
+  spaces();
+  quote();
+  const end = i;
+  while (i > 0 && end - i < 96 && isNameUnit(f.charCodeAt(i - 1))) i--;
+  // A name opens with a letter or `_`.
+  while (i < end && !(isAsciiLetter(f.charCodeAt(i)) || f.charCodeAt(i) === 95)) i++;
+  return i < end ? f.slice(i, end) : undefined;
+}
+/** `[\w.-]`. */
+const isNameUnit = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+/** A printf argument: single-quoted, double-quoted (group 2) or bare (group 3); `$` makes it a reference. */
+const PRINTF_ARG = /[ \t]{1,8}(?:'([^'\n]{0,4096})'|"([^"\n\\]{0,4096})"|([^\s'"\\;|&<>()]{1,4096}))/y;
+const PRINTF_FORMAT = /printf[ \t]{1,5}(?:--[ \t]{1,5})?(?:'([^'\n]{1,512})'|"([^"\n]{1,512})")/y;
+
+/**
+ * `printf 'DB_PASSWORD=%s\n' 'x' >> .env`, `printf "user=%s\npassword=%s\n" bob x`: each `%s` a
+ * secret-named key opens (`NAME=`, `NAME: `) takes the argument in its place, which is then judged
+ * as a password is (a literal written into a settings file). A quoted key/value rule sees only `%s`.
+ */
+function scanPrintf(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  // A `printf ` inside the arguments of one read already: each argument is read once.
+  if (pos < (ctx.memo.printf ?? 0)) return;
+  PRINTF_FORMAT.lastIndex = pos;
+  const f = PRINTF_FORMAT.exec(s);
+  if (!f) return;
+  const format = f[1] ?? f[2]!;
+  // The argument each named conversion takes, by its place among the format's conversions.
+  const named: (string | undefined)[] = [];
+  let conversions = 0;
+  for (const c of format.matchAll(CONVERSION)) {
+    if (c[1] === undefined) continue; // `%%`
+    const name = c[1] === "s" || c[1] === "b" || c[1] === "q" ? nameBefore(format, c.index) : undefined;
+    if (name !== undefined) named[conversions] = name;
+    conversions++;
+  }
+  if (named.length === 0) return;
+  let at = PRINTF_FORMAT.lastIndex;
+  // Only as far as the last named conversion's argument.
+  for (let k = 0; k < named.length; k++) {
+    PRINTF_ARG.lastIndex = at;
+    const a = PRINTF_ARG.exec(s);
+    if (!a) break;
+    at = PRINTF_ARG.lastIndex;
+    ctx.memo.printf = at;
+    const name = named[k];
+    const value = a[1] ?? a[2] ?? a[3]!;
+    // `"$TOKEN"`, `$(cat f)`: a reference, not the secret.
+    if (name === undefined || value.includes("$") || !plausibleUnder(name, value, true)) continue;
+    const end = a[3] !== undefined ? at : at - 1;
+    ctx.out.push({ from: pos, start: end - value.length, end, kind: classifyKey(name)!.kind, priority: 1 });
+  }
+}
+
 /** See the module comment. */
 export const SETTER_RULES: readonly Rule[] = [
+  { kinds: ["password"], keywords: ["printf "], scan: scanPrintf, patterns: () => [{ kind: "password", source: PRINTF_FORMAT.source, flags: "y" }, { kind: "password", source: PRINTF_ARG.source, flags: "y" }] },
   regexRule(
     "password",
     ["define(", "setenv(", "setdefault(", "setenvironmentvariable(", "putenv("],

@@ -5,10 +5,11 @@
  * --with-token`, `… --password-stdin <<< X`, `--vault-password-file <(echo X)`.
  * The echoed word is the secret only because of what reads it, so each
  * pattern names the reader: an `echo` piped into anything else is output.
+ * And an expect script's `send "X\r"` answering an `expect "Password:"`.
  */
 import { plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
-import type { Rule } from "../types.ts";
+import type { Rule, ScanCtx } from "../types.ts";
 
 /** What reads a secret from standard input, on the command the pipe feeds (or before a here-string). */
 const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bsmbpasswd\b|\bvncpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecrets?[ \t]{1,5}(?:versions[ \t]{1,5})?(?:set|put|create|add)\b|\benv[ \t]{1,5}add\b|--data-file[= ]-(?![\w-]))`;
@@ -71,8 +72,46 @@ const LINE_BACK = 256;
 /** Longer than any text READER matches (its sudo alternative spans the most: 4 + 60 + 7). */
 const READER_LONGEST = 96;
 
+/** An `expect` command and the rest of its line (its pattern, maybe a `{ send … }` body). */
+const EXPECT = /\bexpect\b[^\n]{0,200}/g;
+/** What a prompt for a secret says. */
+const SECRET_PROMPT = /assword|passphrase|passcode|passwd|token|secret|\bpin\b|\botp\b|verification code/i;
+/** `send "X\r"` (`send -- "X\r"`, `exp_send`): the string typed, up to its `\r` or `\n`. */
+const SEND = /send(?:[ \t]{1,4}--)?[ \t]{1,4}(?:"([^"\n\\$[]{1,256})\\[rn]"|\{([^{}\n\\$[]{1,256})\\[rn]\})/y;
+
+/**
+ * An expect script's first `send` after an `expect` that waited for a
+ * password prompt (on its line or within LINE_BACK): what it types is the
+ * password. The `expect`s are read once, forward, each hit carrying on from
+ * where the last one stopped (the here-string rule's way).
+ */
+function scanSend(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  const m = ctx.memo;
+  const from = Math.max(pos - LINE_BACK, m.expectTo ?? 0);
+  if (from < pos) {
+    const region = s.slice(from, pos);
+    EXPECT.lastIndex = 0;
+    for (let x = EXPECT.exec(region); x; x = EXPECT.exec(region)) {
+      m.expectAt = from + x.index;
+      m.expectSecret = SECRET_PROMPT.test(x[0]) ? 1 : 0;
+    }
+  }
+  m.expectTo = pos;
+  if (m.expectSecret !== 1 || pos - m.expectAt! > LINE_BACK) return;
+  // One answer per prompt: a later `send` before the next `expect` types something else.
+  m.expectSecret = 0;
+  SEND.lastIndex = pos;
+  const x = SEND.exec(s);
+  const typed = x?.[1] ?? x?.[2];
+  if (typed === undefined || !plausibleSecret(typed, true)) return;
+  const start = pos + x![0].indexOf(typed);
+  ctx.out.push({ from: pos, start, end: start + typed.length, kind: "password", priority: 2 });
+}
+
 /** See the module comment. */
 export const STDIN_RULES: readonly Rule[] = [
+  { kinds: ["password"], keywords: ["send "], scan: scanSend, patterns: () => [{ kind: "password", source: SEND.source, flags: "y" }] },
   // echo X | … reader
   regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}${WORD}[ \t]{0,5}\|(?=[^|;&\n]{0,256}?${READER})`, opts),
   hereStringRule(),
