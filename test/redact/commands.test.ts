@@ -316,3 +316,41 @@ describe("an expect script's answer to a password prompt", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("database tools' own password shapes", () => {
+  for (const input of [
+    `mysqladmin -u root password '${W}'\n`,
+    `mysqladmin -u root -p password "${W}"\n`,
+    `sqlplus scott/${W}@orcl\n`,
+    `sqlplus -s system/${W}@//db.acme.io:1521/XE @script.sql\n`,
+    `impdp system/${W}@pdb directory=dump\n`,
+    `expdp userid=scott/${W}@db schemas=hr\n`,
+    `rman target sys/${W}@prod\n`,
+    `psql "host=db user=app password=${W} dbname=x"\n`,
+    `psql "password=${W} host=db dbname=x"\n`,
+    `pg_dump 'host=db.acme.io port=5432 user=app password=${W}' > dump.sql\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "sqlplus / as sysdba\n",
+    "sqlplus user/$PW@db\n",
+    "mysqladmin -u root password $NEWPW\n",
+    "mysqladmin -u root -p status\n",
+    `psql "host=db dbname=x"\n`,
+    "conn = connect(password=userPassword, host=h)\n", // code: no two conninfo pairs
+    "options = dict(password=userPassword)\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("code with conninfo's keys is no connection string", () => {
+  for (const input of [
+    "    def __init__(self, host, port=NNTP_PORT, user=None, password=None,\n                 readermode=None, usenetrc=False):\n",
+    "client = Client(host=h, user=u, password=pw)\n",
+    "connect(host='db', user='app', password=secret_value)\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

@@ -2,7 +2,8 @@
  * Secrets passed on command lines: `curl -u`, `.netrc`, `mysql -p`,
  * `redis-cli -a`, a registry login's `-p`, `--from-literal`, `sshpass -p`,
  * archive passwords (`zip -P`, `7z -p`), `ldapsearch -w`, `smbclient -U
- * user%pass`, `htpasswd -b`, `ssh-keygen -N/-P`. Each flag counts only after
+ * user%pass`, `htpasswd -b`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
+ * `sqlplus user/X@db`. Each flag counts only after
  * its command: `-p` alone is a port, a path or a parent.
  */
 import { plausibleSecret } from "../keys.ts";
@@ -124,6 +125,14 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   // ansible-vault encrypt_string 'X': the argument is the secret it encrypts
   ["password", ["encrypt_string "], String.raw`encrypt_string(?:[ \t]{1,5}(?:--(?:vault-id|vault-password-file|encrypt-vault-id)[ =][^\s'"]{1,200}|--ask-vault-pass(?:word)?|-J)){0,3}[ \t]{1,5}(?:'([^'\n]{1,1024})'|"([^"\n\\$]{1,1024})"|([^\s'"\\$-][^\s'"\\]{0,1023}))`, {
     priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // mysqladmin … password 'NEW': the subcommand's argument is the account's new password
+  ["password", ["mysqladmin "], String.raw`mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
+    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // Oracle's user/password@connect: sqlplus scott/X@orcl, and the tools that log on the same way
+  ["password", ["sqlplus ", "impdp ", "expdp ", "sqlldr ", "rman "], String.raw`\b(?:sqlplus|impdp|expdp|sqlldr|rman)(?:[ \t]{1,5}-[A-Za-z]{1,10})*[ \t]{1,5}(?:userid=|target[ \t]{1,5})?["']?[A-Za-z][\w$#]{0,63}/([^\s@/'"\\]{1,128})(?=@|["']?(?:[ \t]|\r?\n|$))`, {
+    priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
   // kubectl create secret generic --from-literal=key=value
   ["k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {

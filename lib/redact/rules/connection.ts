@@ -4,7 +4,8 @@
  * directory, so the key is never a secret's name by itself; here the `;`
  * that separates a connection string's pairs says what it is), and a
  * `.pgpass` line, `host:port:database:user:password`, where only the place
- * names the field.
+ * names the field; and a libpq connection string's `password=` among its
+ * `host=`, `user=` and `dbname=` pairs.
  */
 import { plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
@@ -66,9 +67,55 @@ function odbcPwdRule(): Rule {
   };
 }
 
+/** A libpq connection string's other keys, as pairs opening a word: `host=db`, `dbname=app`. */
+const CONNINFO_KEY = /(?:^|[\s"'])(?:host|hostaddr|port|dbname|user|sslmode|connect_timeout|application_name)=[^\s"'=,()]{1,256}(?=[\s"']|$)/g;
+/** Ends a conninfo value; a comma or a parenthesis after one is code's (`password=None,`), never libpq's. */
+const CONNINFO_STOP = new Set([..." \t\r\n\"';,()"].map((c) => c.charCodeAt(0)));
+/** How far either side of `password=` the other pairs are looked for (a conninfo string is one line). */
+const CONNINFO_REACH = 256;
+
+/**
+ * A libpq connection string, `psql "host=db user=app password=X dbname=x"`:
+ * space-separated `key=value` pairs, where a word after `password=` is a
+ * literal, as it is not in code (`password=userPassword`). Two of the other
+ * keys on its line, as pairs ended by a space or a quote (code's end in `,`
+ * or `)`: `def f(host, port=PORT, user=None, password=None)`), say it is one.
+ */
+function conninfoRule(): Rule {
+  return {
+    kinds: ["password"],
+    keywords: ["password="],
+    scan(ctx, pos) {
+      const s = ctx.s;
+      const c = pos > 0 ? s.charCodeAt(pos - 1) : 32;
+      // The key opens a pair: a space, a quote or the line's start before it.
+      if (!(c === 32 || c === 9 || c === 34 || c === 39 || c === 10)) return;
+      const start = pos + "password=".length;
+      let end = start;
+      while (end < s.length && end - start < PWD_VALUE_MAX && !CONNINFO_STOP.has(s.charCodeAt(end))) end++;
+      const next = end < s.length ? s.charCodeAt(end) : 32;
+      if (end === start || !(next === 32 || next === 9 || next === 10 || next === 13 || next === 34 || next === 39)) return;
+      // The value first: most `password=` hits in code and prose are no literal, and the line costs more to read.
+      const v = s.slice(start, end);
+      if (!plausibleSecret(v, true)) return;
+      // Its line, but no further than CONNINFO_REACH either side (a text with no line breaks stays linear).
+      let lineFrom = pos;
+      while (lineFrom > 0 && pos - lineFrom < CONNINFO_REACH && s.charCodeAt(lineFrom - 1) !== 10) lineFrom--;
+      let lineTo = end;
+      while (lineTo < s.length && lineTo - end < CONNINFO_REACH && s.charCodeAt(lineTo) !== 10) lineTo++;
+      const line = s.slice(lineFrom, lineTo);
+      let keys = 0;
+      for (CONNINFO_KEY.lastIndex = 0; keys < 2 && CONNINFO_KEY.exec(line); ) keys++;
+      if (keys < 2) return;
+      ctx.out.push({ from: pos, start, end, kind: "password", priority: 1 });
+    },
+  };
+}
+
 /** See the module comment. */
 export const CONNECTION_RULES: readonly Rule[] = [
   odbcPwdRule(),
+  conninfoRule(),
   // .pgpass: host:port:database:user:password on a line of its own (PostgreSQL's and PgBouncer's usual
   // ports, or `*`), five fields exactly (`\:` is an escaped colon): /etc/shadow's nine are not one.
   regexRule("password", [":5432:", ":5433:", ":6432:", ":*:"], String.raw`(?<=(?:^|\n)[A-Za-z0-9.*_\[\]-]{1,253})(?::(?:5432|5433|6432|\*)):(?:[^:\s\\]|\\.){1,63}:(?:[^:\s\\]|\\.){1,63}:((?:[^:\s\\]|\\.){1,256})(?=\r?\n|$)`, {
