@@ -185,6 +185,28 @@ test("a password a script prints alone on its line, symbols and all, does not re
   expect(rec.output.stdout).toMatch(/^created role app\n\[REDACTED:password:[0-9a-f]{4}\]\nstore it now\n$/);
 });
 
+test("a printf into .env, an expect script and a psql connection string: the words they pass do not reach disk", async () => {
+  // An agent writing settings and logging in non-interactively: no `KEY=value` holds the secrets,
+  // only the printf format, the password prompt and the connection string's other pairs name them.
+  const env1 = "CorrectHorseBattery";
+  const typed = "BlueMonkeyDance";
+  const conn = "RedPandaJumps";
+  const command = `printf 'DB_PASSWORD=%s\\n' '${env1}' >> .env && expect -c 'spawn ssh admin@db; expect "Password:"; send "${typed}\\r"' && psql "host=db user=app password=${conn} dbname=x" -c 'select 1'`;
+  const r = await run(["post-tool-use"], {
+    stdin: postToolUse("scripted", { tool_input: { command }, tool_response: { stdout: "ok\n", stderr: "" } }),
+    env: env(),
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout.length).toBe(0);
+  const text = await Bun.file(join(home, "sessions", "scripted.jsonl")).text();
+  for (const secret of [env1, typed, conn]) expect(text).not.toContain(secret);
+  const rec = recordsIn(home, "scripted.jsonl")[0]! as { input: { command: string } };
+  // Only the three words went: the command reads back whole with them put in their tags' places.
+  let back = rec.input.command;
+  for (const secret of [env1, typed, conn]) back = back.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, secret);
+  expect(back).toBe(command);
+});
+
 test("a `cat .env` and a secret-store command: word-built secrets under any secret name do not reach disk", async () => {
   // `.env contents leaked via transcripts`: values under JWT_SECRET and SESSION_SECRET were words, which
   // only a password key's value could be; and `vault kv put` pairs are what gets stored.
