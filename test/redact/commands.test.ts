@@ -354,3 +354,34 @@ describe("code with conninfo's keys is no connection string", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("a tool's config setter, a keychain entry, a password hashed on the command line", () => {
+  for (const input of [
+    `aws configure set aws_secret_access_key ${W}\n`,
+    `aws configure set aws_secret_access_key ${W} --profile prod\n`,
+    `npm config set //registry.npmjs.org/:_authToken ${W}\n`,
+    `yarn config set npmAuthToken "${W}"\n`,
+    `pnpm config set --location=global _authToken ${W}\n`,
+    `git config --global user.password ${W}\n`,
+    `security add-generic-password -a me -s svc -w ${W}\n`,
+    `security add-internet-password -a me -s host.acme.io -w '${W}' -U\n`,
+    `openssl passwd -6 '${W}'\n`,
+    `openssl passwd -6 -salt abcdefgh ${W}\n`,
+    `mkpasswd -m sha-512 ${W}\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "git config --global user.name Bob\n",
+    "git config --get user.password\n",
+    "git config --file .gitmodules submodule.x.url u\n",
+    "aws configure set region us-east-1 --profile x\n",
+    "npm config set registry https://r.acme.io/\n",
+    "openssl passwd -stdin < p.txt\n",
+    "openssl passwd -6 -salt abc $PW\n",
+    "security add-generic-password -a me -s svc -w\n", // asks for it
+    "mkpasswd -m sha-512\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

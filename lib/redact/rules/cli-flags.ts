@@ -134,6 +134,14 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["sqlplus ", "impdp ", "expdp ", "sqlldr ", "rman "], String.raw`\b(?:sqlplus|impdp|expdp|sqlldr|rman)(?:[ \t]{1,5}-[A-Za-z]{1,10})*[ \t]{1,5}(?:userid=|target[ \t]{1,5})?["']?[A-Za-z][\w$#]{0,63}/([^\s@/'"\\]{1,128})(?=@|["']?(?:[ \t]|\r?\n|$))`, {
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
+  // macOS keychain: security add-generic-password … -w X (add-internet-password alike)
+  ["password", [" -w "], String.raw`(?<=\bsecurity[ \t]{1,5}add-(?:generic|internet)-password\b[^\n]{0,200}) -w[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
+    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-password"], within: 230 },
+  }],
+  // A password hashed on the command line: openssl passwd [-1|-5|-6|-salt S] X, mkpasswd [-m M] X
+  ["password", ["openssl passwd", "mkpasswd "], String.raw`\b(?:openssl[ \t]{1,5}passwd|mkpasswd)((?:[ \t]{1,5}-(?:[156]|apr1|aixmd5|crypt|stdin|noverify|quiet|table|reverse|salt[ \t]{1,5}\S{1,64}|m[ \t]{1,5}[\w-]{1,32}|-method[= ][\w-]{1,32}|S[ \t]{1,5}\S{1,64}|R[ \t]{1,5}\d{1,9}))*)[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|-][^\s'"\\]{0,255}))`, {
+    priority: 2, group: (m) => (/-stdin/.test(m[1]!) ? -1 : m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4), accept: (v) => plausibleSecret(v, true),
+  }],
   // kubectl create secret generic --from-literal=key=value
   ["k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),

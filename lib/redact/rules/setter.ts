@@ -138,6 +138,18 @@ export const SETTER_RULES: readonly Rule[] = [
       accept: (v, m) => plausibleUnder(m[1]!, v, true),
     },
   ),
+  // A tool's own config setter, name then value: `aws configure set aws_secret_access_key X`, `npm config set
+  // //registry/:_authToken X`, `yarn config set npmAuthToken X`, `git config --global user.password X`.
+  regexRule(
+    "password",
+    ["aws configure", "npm config", "pnpm config", "yarn config", "git config "],
+    String.raw`\b(?:aws[ \t]{1,4}configure[ \t]{1,4}set|(?:npm|pnpm|yarn)[ \t]{1,4}config[ \t]{1,4}set|git[ \t]{1,4}config)(?:[ \t]{1,4}--[\w-]{1,20}(?:=[^\s'"]{1,200}|[ \t]{1,4}(?!-)[^\s'"]{1,200}(?=[ \t]{1,4}[\w/.:@-]{1,200}[ \t]))?)*[ \t]{1,4}((?:[\w.@-]|//[^\s:'"]{1,200}/:)[\w.:@/-]{0,199})[ \t]{1,4}(?:'([^'\n\\]{1,4096})'|"([^"\n\\]{1,4096})"|([^\s'"\\;|&$]{1,4096})(?=[\s;|&#]|$))`,
+    {
+      priority: 1,
+      group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
+      accept: (v, m) => plausibleUnder(m[1]!.replace(/^.*[/:.]/, ""), v, true),
+    },
+  ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
     priority: 2,
     flags: "i",
