@@ -22,6 +22,9 @@ const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 const PWD_KEY = /^pwd?$/i;
 const QUERY_PASSWORD: KeyClass = { kind: "password", password: true };
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
+/** A YAML tag (`!vault`, `!Ref`, `!!str`), and the core ones whose value is the literal after them. */
+const YAML_TAG = /^!{1,2}[A-Za-z][\w.-]{0,40}$/;
+const CORE_TAG = /^!!(?:str|binary)$/;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 
 /** Parses what follows a key: separator, optional quotes, the value (at most `max` characters). */
@@ -108,6 +111,20 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
     if (!closesName && !CODE_HEAD.test(s.slice(start, k))) j = k;
   }
   return { start, end: j, flag, bare: !xml };
+}
+
+/** The value that starts after spaces at `i` (after a YAML tag): quoted to its quote on the line, or bare to BARE_STOP. */
+function valueAt(s: string, i: number, max: number): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
+  while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+  const q = s.charCodeAt(i);
+  if (q === 34 || q === 39) {
+    let j = i + 1;
+    while (j < s.length && j - i <= max && s.charCodeAt(j) !== q && s.charCodeAt(j) !== 10) j++;
+    return s.charCodeAt(j) === q && j > i + 1 ? { start: i + 1, end: j, flag: false } : undefined;
+  }
+  let j = i;
+  while (j < s.length && j - i < max && !BARE_STOP.has(s.charCodeAt(j))) j++;
+  return j > i ? { start: i, end: j, flag: false, bare: true } : undefined;
 }
 
 /**
@@ -458,6 +475,15 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     const again = valueAfter(s, v.end + rest[0].length - 1, v.end + rest[0].length - 1, max);
     if (!again) return;
     v = again;
+    value = s.slice(v.start, v.end);
+  }
+  // A YAML tag where the value would be: `password: !vault |` (an encrypted block follows),
+  // CloudFormation's `!Ref DbPassword`, `!GetAtt Secret.Value`, `!Sub "{{resolve:…}}"` (references).
+  // Only a core type tag (`!!str X`) says the value is what follows it.
+  if (v.bare && value.charCodeAt(0) === 33 && YAML_TAG.test(value)) {
+    const tagged = CORE_TAG.test(value) ? valueAt(s, v.end, max) : undefined;
+    if (!tagged) return;
+    v = tagged;
     value = s.slice(v.start, v.end);
   }
   // Hits inside this value are skipped, unless the value nests pairs of its own

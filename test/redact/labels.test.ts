@@ -781,3 +781,18 @@ describe("settings files, query pairs and header names", () => {
     expect(r.text(`SLACK_WEBHOOK_URL=https://hooks.acme-corp.io/hook/${t}\n`)).toMatch(/webhook-url/);
   });
 });
+
+describe("YAML tags where a value would be", () => {
+  test("an Ansible vault block and CloudFormation's intrinsic functions are no password", () => {
+    staysWhole("db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  62383031623736363235356436346161316131373863373639343537313535313631393936613961\n");
+    staysWhole("Resources:\n  DB:\n    Properties:\n      MasterUserPassword: !Ref DBPassword\n      Password: !GetAtt Secret.Value\n");
+  });
+  test("a core type tag's value is the literal after it", () => {
+    onlyValueGoes("password: !!str CorrectHorseBattery\n", "CorrectHorseBattery");
+    onlyValueGoes('password: !!str "CorrectHorseBattery"\n', "CorrectHorseBattery");
+    const t = tok(24);
+    onlyValueGoes(`api_token: !!str ${t}\n`, t);
+    // A quoted value that opens with `!` is a value.
+    onlyValueGoes('password: "!notatag-Xk9mQ2"\n', "!notatag-Xk9mQ2");
+  });
+});
