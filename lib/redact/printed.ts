@@ -365,8 +365,12 @@ function secretFile(path: string): Printed | undefined {
  */
 export function printedSecret(line: string, by: Printed): boolean {
   if (/\s/.test(line) || /^[[(<{].*[\])>}]$/.test(line) || line.endsWith(":")) return false;
+  // A URL with its credentials (`cat ~/.git-credentials`): the userinfo rule takes the secret in it and
+  // keeps the scheme, user and host, which a whole-line find would swallow.
+  if (URL_WITH_USERINFO.test(line)) return false;
   return plausibleSecret(line, by.password);
 }
+const URL_WITH_USERINFO = /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s/?#@]{1,512}@[^\s/?#@]/;
 
 /**
  * Findings for every output line in `s[from..to)` that printedSecret takes

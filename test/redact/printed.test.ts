@@ -259,3 +259,19 @@ test("commands that make a secret print it: openssl rand, pwgen, /dev/urandom, a
   const rec = { input: { command: "openssl rand -hex 32" }, output: `${hex}\n` };
   expect(leak(JSON.stringify(r.value(rec)), hex)).toBeUndefined();
 });
+
+describe("a printed URL with its credentials keeps all but the secret", () => {
+  test("cat ~/.git-credentials: only the password or token in each URL goes", () => {
+    const word = "CorrectHorseBattery";
+    const token = g.s(A.b62, 24);
+    const lines = `https://bob:${word}@github.com\nhttps://x-access-token:${token}@gitlab.com\n`;
+    for (const out of [
+      r.text(`$ cat ~/.git-credentials\n${lines}`),
+      (r.value({ input: { command: "cat ~/.git-credentials" }, output: lines }) as { output: string }).output,
+    ]) {
+      expect(leak(out, word)).toBeUndefined();
+      expect(leak(out, token)).toBeUndefined();
+      expect(out).toMatch(/https:\/\/bob:\[REDACTED:url-userinfo:[0-9a-f]{4}\]@github\.com\nhttps:\/\/x-access-token:\[REDACTED:url-userinfo:[0-9a-f]{4}\]@gitlab\.com\n$/);
+    }
+  });
+});
