@@ -22,6 +22,12 @@ const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 const PWD_KEY = /^pwd?$/i;
 const QUERY_PASSWORD: KeyClass = { kind: "password", password: true };
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
+/** Whether the value at `start` follows YAML's `: ` (a tag is YAML's only there; `KEY=!x` is a value). */
+function yamlTagged(s: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && (s.charCodeAt(i - 1) === 32 || s.charCodeAt(i - 1) === 9)) i--;
+  return i < start && s.charCodeAt(i - 1) === 58;
+}
 /** A YAML tag (`!vault`, `!Ref`, `!!str`), and the core ones whose value is the literal after them. */
 const YAML_TAG = /^!{1,2}[A-Za-z][\w.-]{0,40}$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
@@ -480,7 +486,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // A YAML tag where the value would be: `password: !vault |` (an encrypted block follows),
   // CloudFormation's `!Ref DbPassword`, `!GetAtt Secret.Value`, `!Sub "{{resolve:…}}"` (references).
   // Only a core type tag (`!!str X`) says the value is what follows it.
-  if (v.bare && value.charCodeAt(0) === 33 && YAML_TAG.test(value)) {
+  if (v.bare && value.charCodeAt(0) === 33 && yamlTagged(s, v.start) && YAML_TAG.test(value)) {
     const tagged = CORE_TAG.test(value) ? valueAt(s, v.end, max) : undefined;
     if (!tagged) return;
     v = tagged;

@@ -28,6 +28,7 @@
  * `| wc -c`) is too short to count.
  */
 import { classifyKey, type KeyClass, plausibleSecret } from "./keys.ts";
+import { userinfoSecret } from "./rules/url-userinfo.ts";
 import type { Finding } from "./types.ts";
 
 /** What a command prints: its kind of secret, and whether a plain word can be one (a password) or only a token. */
@@ -365,12 +366,13 @@ function secretFile(path: string): Printed | undefined {
  */
 export function printedSecret(line: string, by: Printed): boolean {
   if (/\s/.test(line) || /^[[(<{].*[\])>}]$/.test(line) || line.endsWith(":")) return false;
-  // A URL with its credentials (`cat ~/.git-credentials`): the userinfo rule takes the secret in it and
-  // keeps the scheme, user and host, which a whole-line find would swallow.
-  if (URL_WITH_USERINFO.test(line)) return false;
+  // A URL with its credentials (`cat ~/.git-credentials`): when the userinfo rule takes the password
+  // or token in it, it keeps the scheme, user and host, which a whole-line find would swallow.
+  const u = URL_WITH_USERINFO.exec(line);
+  if (u && userinfoSecret(u[1]!)) return false;
   return plausibleSecret(line, by.password);
 }
-const URL_WITH_USERINFO = /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s/?#@]{1,512}@[^\s/?#@]/;
+const URL_WITH_USERINFO = /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/([^\s/?#@]{1,512})@[^\s/?#@]/;
 
 /**
  * Findings for every output line in `s[from..to)` that printedSecret takes

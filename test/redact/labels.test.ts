@@ -796,3 +796,8 @@ describe("YAML tags where a value would be", () => {
     onlyValueGoes('password: "!notatag-Xk9mQ2"\n', "!notatag-Xk9mQ2");
   });
 });
+
+test("a value that opens with `!` after `=` or `:` with no space is a value, not a YAML tag", () => {
+  onlyValueGoes("DB_PASSWORD=!qaGRHLUCddGqw\n", "!qaGRHLUCddGqw");
+  onlyValueGoes("password:!qaGRHLUCddGqw\n", "!qaGRHLUCddGqw");
+});

@@ -50,17 +50,31 @@ export const urlUserinfoRule: Rule = {
     const bare = scheme.replace(/^jdbc:/, "");
     const kind = Object.hasOwn(SCHEME_KIND, bare) ? SCHEME_KIND[bare]! : "url-userinfo";
     if (colon >= 0 && colon < at) {
-      const pass = s.slice(colon + 1, at);
-      if (!pass || !plausibleSecret(decodePct(pass), true)) return;
+      if (!passwordInUrl(s.slice(colon + 1, at))) return;
       push(ctx, { from: a, start: colon + 1, end: at, kind, priority: 2 });
-    } else {
-      const user = s.slice(start, at);
-      if (user.length >= 16 && entropy(user) >= 3.5 && /\d/.test(user) && /[A-Za-z]/.test(user)) {
-        push(ctx, { from: a, start, end: at, kind, priority: 2 });
-      }
+    } else if (tokenAsUser(s.slice(start, at))) {
+      push(ctx, { from: a, start, end: at, kind, priority: 2 });
     }
   },
 };
+
+/**
+ * Whether userinfo `user[:password]` holds what this rule redacts: the
+ * password, or a user that is a random token (`https://<token>@host`).
+ *
+ * @example
+ * ```ts
+ * userinfoSecret("bob:CorrectHorseBattery"); // true
+ * userinfoSecret("bob:password");            // false: a placeholder
+ * ```
+ */
+export function userinfoSecret(info: string): boolean {
+  const colon = info.indexOf(":");
+  return colon >= 0 ? passwordInUrl(info.slice(colon + 1)) : tokenAsUser(info);
+}
+
+const passwordInUrl = (pass: string): boolean => pass.length > 0 && plausibleSecret(decodePct(pass), true);
+const tokenAsUser = (user: string): boolean => user.length >= 16 && entropy(user) >= 3.5 && /\d/.test(user) && /[A-Za-z]/.test(user);
 
 function decodePct(v: string): string {
   try {
