@@ -23,6 +23,7 @@ import { STDIN_RULES } from "./rules/stdin.ts";
 import { SETTER_RULES } from "./rules/setter.ts";
 import { CONNECTION_RULES } from "./rules/connection.ts";
 import { ciMaskRule } from "./rules/ci-mask.ts";
+import { PROMPT_RULES } from "./rules/prompt.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -37,6 +38,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...SETTER_RULES.map((r) => [r, "setter"] as [Rule, string]),
   ...CONNECTION_RULES.map((r) => [r, "connection"] as [Rule, string]),
   [ciMaskRule, "ci-mask"],
+  ...PROMPT_RULES.map((r) => [r, "prompt"] as [Rule, string]),
 ]);
 
 /** Every structural rule. */
@@ -60,4 +62,5 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   ...SETTER_RULES,
   ...CONNECTION_RULES,
   ciMaskRule,
+  ...PROMPT_RULES,
 ];

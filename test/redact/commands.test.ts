@@ -17,6 +17,7 @@ const S = "Xk9mQ2vL7pR4tW8z";
 // A word-built password: what the bare-name guard (`password = userPassword` is code) would keep.
 const W = "CorrectHorseBattery";
 const TAG = /\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/;
+const TAG_G = new RegExp(TAG.source, "g");
 
 /** The input with the secret gone and every other character where it was. */
 function onlySecretGoes(input: string, secret = S): void {
@@ -381,6 +382,37 @@ describe("a tool's config setter, a keychain entry, a password hashed on the com
     "openssl passwd -6 -salt abc $PW\n",
     "security add-generic-password -a me -s svc -w\n", // asks for it
     "mkpasswd -m sha-512\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("a password typed at a prompt that echoed it", () => {
+  for (const input of [
+    `$ mysql -u root -p\nEnter password: ${W}\n`,
+    `[sudo] password for bob: ${W}\n`,
+    `Password for 'https://bob@github.com': ${W}\n`,
+    `bob@db.acme.io's password: ${W}\n`,
+    `Enter passphrase for key '/home/bob/.ssh/id_ed25519': ${W}\n`,
+    `Enter PEM pass phrase: ${W}\n`,
+    `New password: ${W}\nRetype new password: ${W}\n`,
+    `Vault password: ${W}\n`,
+    `Vault password (prod): ${W}\n`,
+  ]) {
+    test(input.trim(), () => {
+      const out = r.text(input);
+      expect(leak(out, W)).toBeUndefined();
+      expect(out.replaceAll(TAG_G, W)).toBe(input);
+    });
+  }
+  for (const input of [
+    "Enter password:\n",
+    "[sudo] password for bob: \n",
+    "Enter password: ********\n",
+    "Reset the password for bob: it expired\n",
+    "New password: (none)\n",
+    "Enter password: $DB_PASS\n",
+    "Enter password: password\n", // a placeholder
   ]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
