@@ -417,3 +417,22 @@ describe("a password typed at a prompt that echoed it", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("a ;-separated connection string's Password=", () => {
+  for (const input of [
+    `jdbc:sqlserver://db.acme.io:1433;databaseName=app;user=sa;password=${W};encrypt=true\n`,
+    `Server=tcp:db.acme.io,1433;Database=app;User ID=sa;Password=${W};Encrypt=True;\n`,
+    `"ConnectionStrings": { "Default": "Data Source=db;Initial Catalog=app;User Id=sa;Password=${W}" }\n`,
+    `Host=db;Username=app;Password=${W};Database=app\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "  password=newPassword; user=bob;\n", // one pair besides it: a statement
+    "if (ok) password=newPassword;\n",
+    'const cs = "Server=db;Database=app;User Id=sa;Password=" + pw + ";";\n',
+    "Server=db;Database=app;Password=;\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

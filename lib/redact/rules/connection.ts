@@ -4,8 +4,8 @@
  * directory, so the key is never a secret's name by itself; here the `;`
  * that separates a connection string's pairs says what it is), and a
  * `.pgpass` line, `host:port:database:user:password`, where only the place
- * names the field; and a libpq connection string's `password=` among its
- * `host=`, `user=` and `dbname=` pairs.
+ * names the field; a libpq connection string's `password=` among its
+ * `host=`, `user=` and `dbname=` pairs; and a `;`-separated one's `Password=`.
  */
 import { plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
@@ -98,15 +98,62 @@ function conninfoRule(): Rule {
       // The value first: most `password=` hits in code and prose are no literal, and the line costs more to read.
       const v = s.slice(start, end);
       if (!plausibleSecret(v, true)) return;
-      // Its line, but no further than CONNINFO_REACH either side (a text with no line breaks stays linear).
-      let lineFrom = pos;
-      while (lineFrom > 0 && pos - lineFrom < CONNINFO_REACH && s.charCodeAt(lineFrom - 1) !== 10) lineFrom--;
-      let lineTo = end;
-      while (lineTo < s.length && lineTo - end < CONNINFO_REACH && s.charCodeAt(lineTo) !== 10) lineTo++;
-      const line = s.slice(lineFrom, lineTo);
-      let keys = 0;
-      for (CONNINFO_KEY.lastIndex = 0; keys < 2 && CONNINFO_KEY.exec(line); ) keys++;
-      if (keys < 2) return;
+      if (!twoPairsAround(s, pos, end, CONNINFO_KEY)) return;
+      ctx.out.push({ from: pos, start, end, kind: "password", priority: 1 });
+    },
+  };
+}
+
+/**
+ * Whether `pairs` (a global regex) finds two matches on the line around
+ * `s[pos..end)`, read no further than CONNINFO_REACH either side (a text with
+ * no line breaks stays linear).
+ */
+function twoPairsAround(s: string, pos: number, end: number, pairs: RegExp): boolean {
+  let lineFrom = pos;
+  while (lineFrom > 0 && pos - lineFrom < CONNINFO_REACH && s.charCodeAt(lineFrom - 1) !== 10) lineFrom--;
+  let lineTo = end;
+  while (lineTo < s.length && lineTo - end < CONNINFO_REACH && s.charCodeAt(lineTo) !== 10) lineTo++;
+  const line = s.slice(lineFrom, lineTo);
+  let found = 0;
+  for (pairs.lastIndex = 0; found < 2 && pairs.exec(line); ) found++;
+  return found >= 2;
+}
+
+/** A `;`-separated connection string's other keys (ADO.NET, JDBC, Npgsql), as `;`-bounded pairs. */
+const SEMI_KEY = /(?:^|[;"'])[ \t]*(?:server|data source|host|address|addr|database|initial catalog|databasename|db|uid|user ?id|user|username|port|encrypt|trustservercertificate|sslmode|integrated security)[ \t]*=[^;"'\n]{1,256}(?=;|["']|$)/gi;
+/** Ends a `;`-separated string's value. */
+const SEMI_STOP = new Set([..."\r\n\"';"].map((c) => c.charCodeAt(0)));
+
+/**
+ * `Server=db;User Id=sa;Password=X;`, `jdbc:sqlserver://db;user=sa;password=X`,
+ * Npgsql's `Host=db;Username=app;Password=X`: a `;`-separated connection
+ * string's `Password=` (a word as much as a token, spaces allowed, to the
+ * next `;`), when two more of its pairs are on the line, `;`-bounded (a
+ * statement `password=newPassword;` has none).
+ */
+function semicolonPasswordRule(): Rule {
+  return {
+    kinds: ["password"],
+    keywords: ["password"],
+    scan(ctx, pos) {
+      const s = ctx.s;
+      const c = pos > 0 ? s.charCodeAt(pos - 1) : 59;
+      if (!(c === 59 || c === 32 || c === 9 || c === 34 || c === 39 || c === 10)) return;
+      let i = pos + "password".length;
+      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+      if (s.charCodeAt(i) !== 61) return;
+      i++;
+      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+      const start = i;
+      let end = start;
+      while (end < s.length && end - start < PWD_VALUE_MAX && !SEMI_STOP.has(s.charCodeAt(end))) end++;
+      while (end > start && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;
+      // A `;` before the key or right after the value: a pair of a `;`-separated string.
+      if (end === start || !(c === 59 || s.charCodeAt(end) === 59)) return;
+      const v = s.slice(start, end);
+      if (!plausibleSecret(v, true)) return;
+      if (!twoPairsAround(s, pos, end, SEMI_KEY)) return;
       ctx.out.push({ from: pos, start, end, kind: "password", priority: 1 });
     },
   };
@@ -116,6 +163,7 @@ function conninfoRule(): Rule {
 export const CONNECTION_RULES: readonly Rule[] = [
   odbcPwdRule(),
   conninfoRule(),
+  semicolonPasswordRule(),
   // .pgpass: host:port:database:user:password on a line of its own (PostgreSQL's and PgBouncer's usual
   // ports, or `*`), five fields exactly (`\:` is an escaped colon): /etc/shadow's nine are not one.
   regexRule("password", [":5432:", ":5433:", ":6432:", ":*:"], String.raw`(?<=(?:^|\n)[A-Za-z0-9.*_\[\]-]{1,253})(?::(?:5432|5433|6432|\*)):(?:[^:\s\\]|\\.){1,63}:(?:[^:\s\\]|\\.){1,63}:((?:[^:\s\\]|\\.){1,256})(?=\r?\n|$)`, {
