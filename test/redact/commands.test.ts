@@ -436,3 +436,17 @@ describe("a ;-separated connection string's Password=", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("an Ansible inventory's connection passwords", () => {
+  for (const input of [
+    `web1 ansible_host=10.0.0.5 ansible_user=root ansible_password=${W}\n`,
+    `db1 ansible_ssh_pass="${W}" ansible_port=2222\n`,
+    `ansible-playbook site.yml -e ansible_become_password=${W}\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  test("stays: a vault variable in its place", () => {
+    const input = 'web2 ansible_password="{{ vault_web2_password }}"\n';
+    expect(r.text(input)).toBe(input);
+  });
+});

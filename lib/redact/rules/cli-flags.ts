@@ -142,6 +142,10 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["openssl passwd", "mkpasswd "], String.raw`\b(?:openssl[ \t]{1,5}passwd|mkpasswd)((?:[ \t]{1,5}-(?:[156]|apr1|aixmd5|crypt|stdin|noverify|quiet|table|reverse|salt[ \t]{1,5}\S{1,64}|m[ \t]{1,5}[\w-]{1,32}|-method[= ][\w-]{1,32}|S[ \t]{1,5}\S{1,64}|R[ \t]{1,5}\d{1,9}))*)[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|-][^\s'"\\]{0,255}))`, {
     priority: 2, group: (m) => (/-stdin/.test(m[1]!) ? -1 : m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4), accept: (v) => plausibleSecret(v, true),
   }],
+  // An Ansible inventory's or `-e`'s connection passwords: `web1 ansible_host=… ansible_password=X`, always literals there
+  ["password", ["ansible_password=", "ansible_ssh_pass=", "ansible_ssh_password=", "ansible_become_pass=", "ansible_become_password="], String.raw`ansible_(?:ssh_|become_)?pass(?:word)?=(?:'([^'\n]{1,256})'|"([^"\n\\]{1,256})"|([^\s'"\\]{1,256}))`, {
+    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
+  }],
   // kubectl create secret generic --from-literal=key=value
   ["k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
