@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, keyText, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -562,12 +562,6 @@ function lastWordOf(key: string): string {
 }
 const lastWords = new Map<string, string>();
 
-/** The letters `s` ends with (`DB_PASSWORD` -> `PASSWORD`, `token2` -> ``): what `s.split(/[^A-Za-z]+/).pop()` gives, without the array. */
-function lastLetters(s: string): string {
-  let i = s.length;
-  while (i > 0 && isAsciiLetter(s.charCodeAt(i - 1))) i--;
-  return s.slice(i);
-}
 
 /**
  * Whether the key at `a` (its name from `keyStart`) is a command line's or

@@ -299,6 +299,22 @@ export function afterArnColon(s: string, at: number, max: number): boolean {
 const ARN_HEAD = /[au]rn:/i;
 /** `[A-Za-z]`. */
 export const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * The letters a key ends with: its last word, as plausibleSecret compares a
+ * value with it (what `s.split(/[^A-Za-z]+/).pop()` gives, without the array).
+ *
+ * @example
+ * ```ts
+ * lastLetters("DB_PASSWORD"); // "PASSWORD"
+ * lastLetters("token2");      // ""
+ * ```
+ */
+export function lastLetters(s: string): string {
+  let i = s.length;
+  while (i > 0 && isAsciiLetter(s.charCodeAt(i - 1))) i--;
+  return s.slice(i);
+}
 /** `[\s"']`: what JavaScript's `\s` matches, and the two quotes. */
 export function spaceOrQuote(c: number): boolean {
   if (c === 32 || c === 34 || c === 39 || (c >= 9 && c <= 13)) return true;

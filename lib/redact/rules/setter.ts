@@ -9,7 +9,7 @@
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
  */
-import { classifyKey, isAsciiLetter, plausibleSecret } from "../keys.ts";
+import { classifyKey, isAsciiLetter, lastLetters, plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -25,7 +25,7 @@ const literalOrWord = (max: number): string => String.raw`(?:${literal(max)}|([^
  */
 function plausibleUnder(name: string, v: string, literal = false): boolean {
   const cls = classifyKey(name);
-  return cls !== null && plausibleSecret(v, literal || cls.password, name.split(/[^A-Za-z]+/).pop(), cls.strict);
+  return cls !== null && plausibleSecret(v, literal || cls.password, lastLetters(name), cls.strict);
 }
 
 /** A conversion in a printf format (`%%` is a literal percent): flags, width, precision, letter. */
