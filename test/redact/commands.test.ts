@@ -450,3 +450,8 @@ describe("an Ansible inventory's connection passwords", () => {
     expect(r.text(input)).toBe(input);
   });
 });
+
+test("an expect answer that is a word the send command holds goes, and the command stays", () => {
+  const input = 'expect "Password:"\nsend "send\\r"\n';
+  expect(r.text(input)).toMatch(/^expect "Password:"\nsend "\[REDACTED:password:[0-9a-f]{4}\]\\r"\n$/);
+});

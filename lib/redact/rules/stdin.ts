@@ -78,6 +78,8 @@ const EXPECT = /\bexpect\b[^\n]{0,200}/g;
 const SECRET_PROMPT = /assword|passphrase|passcode|passwd|token|secret|\bpin\b|\botp\b|verification code/i;
 /** `send "X\r"` (`send -- "X\r"`, `exp_send`): the string typed, up to its `\r` or `\n`. */
 const SEND = /send(?:[ \t]{1,4}--)?[ \t]{1,4}(?:"([^"\n\\$[]{1,256})\\[rn]"|\{([^{}\n\\$[]{1,256})\\[rn]\})/y;
+/** What closes SEND's match after the typed text: `\r` and the quote or brace. */
+const SEND_CLOSE = 3;
 
 /**
  * An expect script's first `send` after an `expect` that waited for a
@@ -105,8 +107,10 @@ function scanSend(ctx: ScanCtx, pos: number): void {
   const x = SEND.exec(s);
   const typed = x?.[1] ?? x?.[2];
   if (typed === undefined || !plausibleSecret(typed, true)) return;
-  const start = pos + x![0].indexOf(typed);
-  ctx.out.push({ from: pos, start, end: start + typed.length, kind: "password", priority: 2 });
+  // Counted back from the match's end (`\r"` or `\r}` closes it): searched for from its start, a word
+  // the command holds (`send "send\r"`) was found in `send` itself.
+  const end = SEND.lastIndex - SEND_CLOSE;
+  ctx.out.push({ from: pos, start: end - typed.length, end, kind: "password", priority: 2 });
 }
 
 /** See the module comment. */
