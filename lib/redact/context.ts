@@ -6,14 +6,12 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
 const VALUE_MAX = 4096;
 
-const isKeyChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
 
 // A bare value ends at whitespace, quotes, separators and escapes.
 const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
@@ -561,7 +559,6 @@ function lastWordOf(key: string): string {
   return word;
 }
 const lastWords = new Map<string, string>();
-
 
 /**
  * Whether the key at `a` (its name from `keyStart`) is a command line's or

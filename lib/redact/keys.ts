@@ -299,6 +299,8 @@ export function afterArnColon(s: string, at: number, max: number): boolean {
 const ARN_HEAD = /[au]rn:/i;
 /** `[A-Za-z]`. */
 export const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** `[\w.-]`: what a key name (`db.password`, `api-key`, `DB_PASS`) is made of. */
+export const isKeyChar = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
 
 /**
  * The letters a key ends with: its last word, as plausibleSecret compares a

@@ -365,13 +365,15 @@ function secretFile(path: string): Printed | undefined {
  * ```
  */
 export function printedSecret(line: string, by: Printed): boolean {
-  if (/\s/.test(line) || /^[[(<{].*[\])>}]$/.test(line) || line.endsWith(":")) return false;
+  if (/\s/.test(line) || ENCLOSED.test(line) || line.endsWith(":")) return false;
   // A URL with its credentials (`cat ~/.git-credentials`): when the userinfo rule takes the password
   // or token in it, it keeps the scheme, user and host, which a whole-line find would swallow.
   const u = URL_WITH_USERINFO.exec(line);
   if (u && userinfoSecret(u[1]!)) return false;
   return plausibleSecret(line, by.password);
 }
+/** A bracketed or tagged word (`<none>`, `[PASSWORD]`, `(redacted)`): a note where a value would be. */
+export const ENCLOSED = /^[[(<{].*[\])>}]$/;
 const URL_WITH_USERINFO = /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/([^\s/?#@]{1,512})@[^\s/?#@]/;
 
 /**

@@ -20,6 +20,7 @@
  * judge by its key.
  */
 import { entropy, plausibleSecret, wideSpace } from "../keys.ts";
+import { ENCLOSED } from "../printed.ts";
 import { codeUnits } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 import { wordCover } from "./entropy.ts";
@@ -46,8 +47,6 @@ const MANGLED = /(?:^|[:@])_Z[A-Z\d]/;
 const EMAIL = /^[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 /** A digest with its algorithm (`SHA256:…`, `md5:…`, `sha512-…`). */
 const DIGEST = /^(?:sha\d{0,3}|md5|h1)[-:~]/i;
-/** A bracketed or tagged word (`<none>`, `[PASSWORD]`, `(redacted)`). */
-const ENCLOSED = /^[[(<{].*[\])>}]$/;
 
 /**
  * Whether `t` (one word, no spaces) is a password printed alone on its line:

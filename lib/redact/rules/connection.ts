@@ -15,6 +15,15 @@ import type { Rule } from "../types.ts";
 const VALUE_STOP = new Set([..." \t\r\n;\"'{}"].map((c) => c.charCodeAt(0)));
 const PWD_VALUE_MAX = 256;
 
+/** Where a pair's value starts after its key ends at `i`: past spaces, `=` and spaces; -1 with no `=`. */
+function afterEquals(s: string, i: number): number {
+  while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+  if (s.charCodeAt(i) !== 61) return -1;
+  i++;
+  while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+  return i;
+}
+
 /**
  * `…;Pwd=x;…`, `Pwd={x;y}`, `"Uid=sa;Pwd=x"`: a `;` before the key or right
  * after the value. Read by hand, not by a pattern whose look-ahead read every
@@ -34,11 +43,8 @@ function odbcPwdRule(): Rule {
       const semicolonBefore = before === 59;
       // The key is a word of its own: a pair's start (`;`, `{`, a quote, a space, the line's start).
       if (!(semicolonBefore || before === -1 || before === 10 || before === 123 || before === 34 || before === 39 || b < pos - 1)) return;
-      let i = pos + 3;
-      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
-      if (s.charCodeAt(i) !== 61) return;
-      i++;
-      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+      const i = afterEquals(s, pos + 3);
+      if (i < 0) return;
       let start = i;
       let end: number;
       let after: number;
@@ -140,12 +146,8 @@ function semicolonPasswordRule(): Rule {
       const s = ctx.s;
       const c = pos > 0 ? s.charCodeAt(pos - 1) : 59;
       if (!(c === 59 || c === 32 || c === 9 || c === 34 || c === 39 || c === 10)) return;
-      let i = pos + "password".length;
-      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
-      if (s.charCodeAt(i) !== 61) return;
-      i++;
-      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
-      const start = i;
+      const start = afterEquals(s, pos + "password".length);
+      if (start < 0) return;
       let end = start;
       while (end < s.length && end - start < PWD_VALUE_MAX && !SEMI_STOP.has(s.charCodeAt(end))) end++;
       while (end > start && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;

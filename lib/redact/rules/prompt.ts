@@ -11,6 +11,7 @@
  */
 import { plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
+import { ENCLOSED } from "../printed.ts";
 import type { Rule } from "../types.ts";
 
 /** The rest of the prompt up to its `: `, then the typed word alone to the line's end. */
@@ -18,7 +19,6 @@ const ANSWER = String.raw`[^\n:]{0,160}:[ \t]{1,4}(\S{1,256})[ \t]*(?=\r?\n|$)`;
 
 /** A word a password can be: not a bracketed note (`(none)`, `<hidden>`), and past plausibleSecret's bar. */
 const opts = { priority: 2, flags: "i", accept: (v: string) => !ENCLOSED.test(v) && plausibleSecret(v, true) };
-const ENCLOSED = /^[[(<{].*[\])>}]$/;
 
 /** See the module comment. */
 export const PROMPT_RULES: readonly Rule[] = [

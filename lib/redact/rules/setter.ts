@@ -9,7 +9,7 @@
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
  */
-import { classifyKey, isAsciiLetter, lastLetters, plausibleSecret } from "../keys.ts";
+import { classifyKey, isAsciiLetter, isKeyChar, lastLetters, plausibleSecret } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -50,13 +50,11 @@ function nameBefore(f: string, at: number): string | undefined {
   spaces();
   quote();
   const end = i;
-  while (i > 0 && end - i < 96 && isNameUnit(f.charCodeAt(i - 1))) i--;
+  while (i > 0 && end - i < 96 && isKeyChar(f.charCodeAt(i - 1))) i--;
   // A name opens with a letter or `_`.
   while (i < end && !(isAsciiLetter(f.charCodeAt(i)) || f.charCodeAt(i) === 95)) i++;
   return i < end ? f.slice(i, end) : undefined;
 }
-/** `[\w.-]`. */
-const isNameUnit = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 /** A printf argument: single-quoted, double-quoted (group 2) or bare (group 3); `$` makes it a reference. */
 const PRINTF_ARG = /[ \t]{1,8}(?:'([^'\n]{0,4096})'|"([^"\n\\]{0,4096})"|([^\s'"\\;|&<>()]{1,4096}))/y;
 const PRINTF_FORMAT = /printf[ \t]{1,5}(?:--[ \t]{1,5})?(?:'([^'\n]{1,512})'|"([^"\n]{1,512})")/y;
