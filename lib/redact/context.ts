@@ -26,8 +26,12 @@ function yamlTagged(s: string, start: number): boolean {
   while (i > 0 && (s.charCodeAt(i - 1) === 32 || s.charCodeAt(i - 1) === 9)) i--;
   return i < start && s.charCodeAt(i - 1) === 58;
 }
-/** A YAML tag (`!vault`, `!Ref`, `!!str`), and the core ones whose value is the literal after them. */
-const YAML_TAG = /^!{1,2}[A-Za-z][\w.-]{0,40}$/;
+/**
+ * The YAML tags that stand where a value would be: Ansible's `!vault`, CloudFormation's intrinsic
+ * functions, and the core types; the core ones (CORE_TAG) say the value is the literal after them.
+ * Named, not any `!word`: `Password: !Xk9mQ2vL7pR4tW8z` in a log is a password with a `!`.
+ */
+const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 

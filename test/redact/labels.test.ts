@@ -801,3 +801,8 @@ test("a value that opens with `!` after `=` or `:` with no space is a value, not
   onlyValueGoes("DB_PASSWORD=!qaGRHLUCddGqw\n", "!qaGRHLUCddGqw");
   onlyValueGoes("password:!qaGRHLUCddGqw\n", "!qaGRHLUCddGqw");
 });
+
+test("a password that opens with `!` after `: ` is no YAML tag unless the tag is a known one", () => {
+  onlyValueGoes("Password: !Xk9mQ2vL7pR4tW8z\n", "!Xk9mQ2vL7pR4tW8z");
+  onlyValueGoes("db_password: !CorrectHorseBattery\n", "!CorrectHorseBattery");
+});
