@@ -34,6 +34,9 @@ function yamlTagged(s: string, start: number): boolean {
 const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
+/** TYPE_WORD's longest word (`Optional[str]`): a longer value skips the regex. */
+const TYPE_WORD_LONGEST = 13;
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 
 /** Parses what follows a key: separator, optional quotes, the value (at most `max` characters). */
 function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
@@ -230,6 +233,9 @@ const GUTTER = new RegExp(GUTTER_SOURCE, "y");
 const GUTTER_MAX = 16;
 /** Where line `lineStart`'s own text starts: past a line-number gutter, if it has one. */
 function pastGutter(s: string, lineStart: number): number {
+  // A gutter opens with spaces, tabs or its digits: most lines open with neither, and skip the regex.
+  const c = s.charCodeAt(lineStart);
+  if (c !== 32 && c !== 9 && !(c >= 48 && c <= 57)) return lineStart;
   GUTTER.lastIndex = lineStart;
   return GUTTER.test(s) ? GUTTER.lastIndex : lineStart;
 }
@@ -457,10 +463,10 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (!separatorAfter(s, b) && !flagBefore(s, a, keyStart) && !labelSeparatorBefore(s, a)) return;
   const key = keyText(s, ctx.units, keyStart, b);
   // `pwd` alone names the working directory (`PWD=/home/me`), `pw` is a word, but a query or form pair's `pwd` or `pw` is a password.
-  const cls = classifyKey(key) ?? (PWD_KEY.test(key) && (s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : null);
+  const cls = classifyKey(key) ?? (key.length <= 3 && PWD_KEY.test(key) && (s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : null);
   if (!cls) return;
   // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
-  if (COOKIE_HEADER.test(key)) return;
+  if (key.length >= 6 && key.length <= 10 && COOKIE_HEADER.test(key)) return;
   // `\"key\"` inside JSON-escaped text: the char before the key is a quote, maybe escaped.
   let v = valueAfter(s, keyStart === a ? a : keyStart, b, max);
   if (!v && keyStart !== a) v = valueAfter(s, a, b, max);
@@ -477,7 +483,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (v.flag && s.charCodeAt(v.start) === 45) return;
   let value = s.slice(v.start, v.end);
   // `password: str = "x"` (annotated assignment): look past the type.
-  if (TYPE_WORD.test(value)) {
+  if (value.length <= TYPE_WORD_LONGEST && TYPE_WORD.test(value)) {
     const rest = /^[ \t]{0,4}=[ \t]{0,4}/.exec(s.slice(v.end, v.end + 16));
     if (!rest) return;
     const again = valueAfter(s, v.end + rest[0].length - 1, v.end + rest[0].length - 1, max);
@@ -496,14 +502,14 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   }
   // Hits inside this value are skipped, unless the value nests pairs of its own
   // (`connectionString="Server=…;Password=…"`): those keys get their turn.
-  ctx.memo.kv = /[=:]/.test(value) ? b : Math.max(b, v.end);
+  ctx.memo.kv = value.includes("=") || value.includes(":") ? b : Math.max(b, v.end);
   chargeReading(ctx, "kvRead", value.length);
   // A header's name under a key that says it holds one (`API_KEY_HEADER=X-Api-Key`): what is sent, not the secret.
-  if (HEADER_NAME.test(value) && HEADER_KEY.test(key)) return;
+  if (isUpper(value.charCodeAt(0)) && HEADER_NAME.test(value) && HEADER_KEY.test(key)) return;
   // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
-  if (/^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
+  if (value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
   // A bare word is a reference in code (`password = userPassword`), but in an env file it is the
   // value itself (`DB_PASSWORD=CorrectHorseBattery`): an environment name opening its line, `=` right
   // after it, is judged as a quoted value is.

@@ -138,6 +138,17 @@ function termIn(w: string): { term: string; rest: string } | undefined {
  * ```
  */
 export function negatedKey(key: string): boolean {
+  let hit = negatedCache.get(key);
+  if (hit === undefined) {
+    if (negatedCache.size >= 4096) negatedCache.clear();
+    negatedCache.set(detached(key), (hit = negated(key)));
+  }
+  return hit;
+}
+/** negatedKey's answers by key: an output repeats a few label keys thousands of times, and each answer split the key by regex. */
+const negatedCache = new Map<string, boolean>();
+
+function negated(key: string): boolean {
   const words = keyWords(key);
   if (words.length === 1 && EXACT_NEG.has(words[0]!)) return true;
   if (words.some((w) => HEAD_NEG.has(w))) return true;
@@ -475,6 +486,29 @@ export function chargeReading(ctx: { readonly memo: Record<string, number> }, ke
 /** How far a rule past its reading budget reads a value. */
 export const SPENT_VALUE_MAX = 256;
 
+/**
+ * How many runs of whitespace (`\s`) `v` has: what `v.split(/\s+/).length - 1`
+ * counts, without the array, and without the regex engine trying every
+ * position (a split by regex runs one match attempt per character).
+ *
+ * @example
+ * ```ts
+ * spaceRuns(" a  b\tc "); // 4
+ * ```
+ */
+export function spaceRuns(v: string): number {
+  let runs = 0;
+  let inRun = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    const space = c < 128 ? c === 32 || (c >= 9 && c <= 13) : WHITESPACE.test(v[i]!);
+    if (space && !inRun) runs++;
+    inRun = space;
+  }
+  return runs;
+}
+const WHITESPACE = /^\s$/;
+
 /** Four to eight lower-case words of 3-12 letters, one space or dash apart: a diceware passphrase. */
 const PASSPHRASE = /^[a-z]{3,12}(?:[ -][a-z]{3,12}){3,7}$/;
 /** Words a lower-case UI string (`confirm your new password`) has and a passphrase does not. */
@@ -545,7 +579,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v)) && !/\p{Ll}\p{Lu}/u.test(v) && !(password && passphrase(v))) return false;
   // The tail of a bracketed placeholder (`<user:password>`, `[PASSWORD]`).
   if (/^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
-  if (/\s/.test(v) && v.split(/\s+/).length > 4 && !(password && passphrase(v))) return false;
+  if (spaceRuns(v) >= 4 && !(password && passphrase(v))) return false;
   // Filesystem paths and plain URLs without credentials.
   if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;
   if (/^[A-Za-z]:\\/.test(v)) return false;

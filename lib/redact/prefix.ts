@@ -66,6 +66,13 @@ function classTable(chars: string): Uint8Array {
   return t;
 }
 
+/** Whether LB fails at `at`: an ASCII letter, digit or `_` before it that is not an escape's `\\n`, `\\r` or `\\t`. */
+function insideWord(s: string, at: number): boolean {
+  const c = s.charCodeAt(at - 1);
+  if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return false;
+  return !((c === 110 || c === 114 || c === 116) && at >= 2 && s.charCodeAt(at - 2) === 92);
+}
+
 let ruleIds = 0;
 
 /**
@@ -85,6 +92,7 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
   const runFrom = `${memoKey}from`;
   const runTo = `${memoKey}to`;
   const runChars = o.run && classTable(o.run.chars);
+  const bounded = source.startsWith(LB);
   return {
     kinds: [kind],
     keywords,
@@ -92,6 +100,9 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
     scan(ctx: ScanCtx, pos: number, kw: string): void {
       const at = pos - back;
       if (at < 0 || at < (ctx.memo[memoKey] ?? 0)) return;
+      // LB's test before the regex's: most hits of a short prefix are inside a word (`db_name` for
+      // `b_`), where the match would fail at its first step, and the call cost more than the step.
+      if (bounded && at > 0 && insideWord(ctx.s, at)) return;
       if (o.near) {
         const head = ctx.s.slice(Math.max(0, at - o.near.within), at);
         if (!o.near.words.some((w) => head.includes(w))) return;
