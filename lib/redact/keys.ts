@@ -538,74 +538,183 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // Every test below only rules a value out, so their order is free: the cheapest and most often true
   // first (a third of the values the rules ask about, in a 5 MB mixed document, are too short).
   if (n < (password ? 4 : 8) || n > 8192) return false;
+  // One pass over the value says which characters it has (shapeOf): each regex below is asked
+  // only when the value has what the regex needs, so most values meet a few regexes, not thirty.
+  const m = shapeOf(v);
   // Unquoted in code, an identifier is a reference to a variable, type or
   // call (`secret: PotentialSecret`, `token = getToken(…)`, `auth: v4auth_header`),
   // not a literal: literals carry quotes. An env-file value is bare too, so
   // only identifier shapes a credential never has are dropped.
-  if (bare && /^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)*$/.test(v)) {
+  if (bare && (m & ~IDENT_PATH_CHARS) === 0 && /^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)*$/.test(v)) {
     if (/^[A-Za-z][a-z]{1,}(?:[A-Z][a-z]{2,}[0-9]{0,2})+$/.test(v)) return false; // PascalCase / camelCase
     if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(v) && !/\d{3}/.test(v)) return false; // snake_case
-    if (v.includes(".") && !/\d{3}/.test(v)) return false; // member path
+    if ((m & DOT) !== 0 && !/\d{3}/.test(v)) return false; // member path
   }
   // Expressions: `b.token||c`, `x ?? y`, `a && b`.
-  if (bare && /\|\||&&|\?\?/.test(v)) return false;
+  if (bare && (m & (PIPE | AMP | QUESTION)) !== 0 && /\|\||&&|\?\?/.test(v)) return false;
   // A weakly labelled value counts only when it is token-like: one word, long,
   // mixed case and digits, high entropy (hex digests and ids stay).
-  if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
-  if (v.includes("[REDACTED")) return false;
-  if (REFERENCE.test(v)) return false;
+  if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && (m & LOWER) !== 0 && (m & UPPER) !== 0 && (m & DIGIT) !== 0 && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
+  if ((m & BRACKET) !== 0 && v.includes("[REDACTED")) return false;
+  if (opensWith(REFERENCE_FIRST, v) && REFERENCE.test(v)) return false;
   // Interpolation anywhere (`Bearer ${token}`, `{{ .Values.x }}`, `$(cat f)`) is code, not a literal.
-  if (/\$\{|\{\{|\$\(|%\(\w+\)s/.test(v)) return false;
+  if ((m & (DOLLAR | BRACE | PERCENT)) !== 0 && /\$\{|\{\{|\$\(|%\(\w+\)s/.test(v)) return false;
   if (PLACEHOLDER.test(v)) return false;
-  const lower = v.toLowerCase();
-  if (SIMPLE_WORDS.has(lower)) return false;
-  if (keyName && lower === keyName.toLowerCase()) return false;
-  if (/^(.)\1*$/.test(v)) return false;
-  if (/^[x*0#.\s-]+$/i.test(v)) return false;
+  // Lower-cased only where a comparison can hold: lower-casing never shortens a string (`İ` lengthens),
+  // so a value longer than every simple word or than the key's word cannot equal one.
+  let lower: string | undefined;
+  if (n <= SIMPLE_WORD_LONGEST && SIMPLE_WORDS.has((lower ??= v.toLowerCase()))) return false;
+  if (keyName) {
+    const key = keyName.toLowerCase();
+    if (n <= key.length && (lower ??= v.toLowerCase()) === key) return false;
+  }
+  if (oneUnitRepeated(v)) return false;
+  if (maskLike(v, m)) return false;
   // Function calls, indexers, dotted identifier paths: code, not a literal.
-  if (/^[A-Za-z_$][\w$.]*\s?\(.*\)?;?$/.test(v) && v.includes("(")) return false;
+  if ((m & PAREN) !== 0 && /^[A-Za-z_$][\w$.]*\s?\(.*\)?;?$/.test(v)) return false;
   // Dotted identifier paths (`exports2.STRICT_TOKEN`, `this.#headers.cookies`), optional chains and
   // their negations (`er.body?.authUrl`, `!req.headers.authorization`): code.
-  const path = v.charCodeAt(0) === 33 || v.includes("?.") ? v.replace(/^!{1,2}/, "").replaceAll("?.", ".") : v;
-  if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(path) && path.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
+  if ((m & DOT) !== 0) {
+    const path = v.charCodeAt(0) === 33 || v.includes("?.") ? v.replace(/^!{1,2}/, "").replaceAll("?.", ".") : v;
+    if (/^[A-Za-z_$#][\w$#]*(?:\.[A-Za-z_$#][\w$#]*)+$/.test(path) && path.split(".").every((seg) => /^[#$_]?(?:[A-Za-z][a-z_]*\d{0,2}|[A-Z_][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+\d{0,2}|[A-Z][a-z]+(?:[A-Z][a-z]+)*)$/.test(seg))) return false;
+  }
   // printf-style templates (`/v2/tokens/%s`).
-  if (/(?:^|[/\s:=])%[sdvq](?:[/\s&?.]|$)/.test(v)) return false;
-  if (/^[A-Za-z_$][\w$]*\[/.test(v)) return false;
+  if ((m & PERCENT) !== 0 && /(?:^|[/\s:=])%[sdvq](?:[/\s&?.]|$)/.test(v)) return false;
+  if ((m & BRACKET) !== 0 && /^[A-Za-z_$][\w$]*\[/.test(v)) return false;
   // Type annotations: `password: string`, `Optional[str]`, `str | None`.
-  if (/^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
-  if (/^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
+  if ((m & (BRACKET | ANGLE)) !== 0 && /^(?:Optional|List|Dict|Union|Option|Box|Vec|Array|Promise|Record)\s?[[<]/.test(v)) return false;
+  if ((m & AFTER_TYPE) !== 0 && /^(?:string|str|String|bytes|SecretStr)\s?(?:\||\?|;|,|\)|=)/.test(v)) return false;
   // Labels and prose in any language (`Passwort bestätigen`): letters and spaces with a space, or a sentence.
   // A capital inside a word (`eaBzjPadcaCZK!`) is no prose; nor is a passphrase under a password key.
-  if (/^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v)) && !/\p{Ll}\p{Lu}/u.test(v) && !(password && passphrase(v))) return false;
+  if ((m & ~PROSE_CHARS) === 0 && /^\p{L}[\p{L}\p{M}' ]*[\p{L}.:?!…]?$/u.test(v) && (v.includes(" ") || /[.:?!…]$/.test(v)) && !/\p{Ll}\p{Lu}/u.test(v) && !(password && passphrase(v))) return false;
   // The tail of a bracketed placeholder (`<user:password>`, `[PASSWORD]`).
-  if (/^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
-  if (spaceRuns(v) >= 4 && !(password && passphrase(v))) return false;
+  if ((m & CLOSER) !== 0 && /^[A-Za-z_ -]{1,40}[>\]}]$/.test(v)) return false;
+  if ((m & (SPACE | NON_ASCII)) !== 0 && spaceRuns(v) >= 4 && !(password && passphrase(v))) return false;
   // Filesystem paths and plain URLs without credentials.
-  if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) return false;
-  if (/^[A-Za-z]:\\/.test(v)) return false;
+  if ((m & SLASH) !== 0 && /^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(v) && !((m & UPPER) !== 0 && (m & DIGIT) !== 0)) return false;
+  if ((m & BACKSLASH) !== 0 && /^[A-Za-z]:\\/.test(v)) return false;
   // A version (`13.1.0`, `^4.2`, `v1.2.3-rc.1`): a package key that ends in "…password" names a package.
-  if (/^[v^~]?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][\w.]{1,20})?$/.test(v)) return false;
+  if ((m & DOT) !== 0 && (m & DIGIT) !== 0 && /^[v^~]?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][\w.]{1,20})?$/.test(v)) return false;
   // A quoted key name, not a value (`tokenKey = ":_authToken"`).
-  if (/^[:_.]+[a-z]+(?:[A-Z][a-z]+)*$/.test(v)) return false;
+  if (opensWith(KEY_NAME_FIRST, v) && /^[:_.]+[a-z]+(?:[A-Z][a-z]+)*$/.test(v)) return false;
   if (password) {
-    if (/^\d+$/.test(v) && (n < 6 || "0123456789".includes(v) || "9876543210".includes(v))) return false;
+    if (m === DIGIT && (n < 6 || "0123456789".includes(v) || "9876543210".includes(v))) return false;
     return true;
   }
   // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
   // 15+ digits are longer than a millisecond timestamp, a port, a count or a version: under a key
   // that names a secret, a credential (Cloudinary's API keys are 15 digits, Discord's ids 17-19).
-  if (/^[\d.,_:+-]+$/.test(v) && !/^\d{15,}$/.test(v)) return false;
-  if (/^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
-  if (/^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
+  if ((m & (LOWER | UPPER)) === 0 && /^[\d.,_:+-]+$/.test(v) && !/^\d{15,}$/.test(v)) return false;
+  if ((m & LOWER) === 0 && (m & UPPER) !== 0 && /^[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+$/.test(v)) return false; // GITHUB_TOKEN, DD-API-KEY
+  if ((m & (UPPER | DIGIT)) === 0 && /^[a-z]+(?:[_:./-][a-z]+)*$/.test(v)) return false; // my_secret_name, codespace:secrets
   // Letters in both cases, cased as a name is: `token = Punctuation`, `:param cookies: Dictionary …`,
   // `"_RSAPrivateKey"` (a Python string annotation). Random letters are not (`vZrEclFwOqeA`).
-  if (/^_*[A-Za-z]+$/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && nameCased(v)) return false;
+  if ((m & ~(LOWER | UPPER | UNDERSCORE)) === 0 && (m & LOWER) !== 0 && (m & UPPER) !== 0 && /^_*[A-Za-z]+$/.test(v) && nameCased(v)) return false;
   // Tokens have no spaces (passwords may).
-  if (/\s/.test(v)) return false;
-  if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
-  if ("abcdefghijklmnopqrstuvwxyz".includes(lower) || "0123456789".includes(lower)) return false;
+  if ((m & (SPACE | NON_ASCII)) !== 0 && /\s/.test(v)) return false;
+  if ((m & ~(LOWER | UPPER)) === 0 && /^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // accessToken
+  // A run of the alphabet or of the digits (a lower-cased `K`, the Kelvin sign, is a `k`).
+  if (n <= 26 && (m & ~(LOWER | UPPER | NON_ASCII)) === 0 && "abcdefghijklmnopqrstuvwxyz".includes((lower ??= v.toLowerCase()))) return false;
+  if (n <= 10 && m === DIGIT && "0123456789".includes(v)) return false;
   const h = entropy(v);
   // Digits alone hold at most log2(10) = 3.32 bits each, and 16-20 random ones measure about 3.0:
   // their floor is below that, or half of all random numeric keys would be turned away.
-  return h >= (/^\d+$/.test(v) ? 2.5 : Math.min(3.0, Math.log2(n) * 0.8));
+  return h >= (m === DIGIT ? 2.5 : Math.min(3.0, Math.log2(n) * 0.8));
 }
+
+/**
+ * A value's characters by class (the bits below), in one pass: what each of
+ * plausibleSecret's regexes needs is asked of this before the regex runs.
+ */
+function shapeOf(v: string): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    m |= c < 128 ? SHAPE_BITS[c]! : NON_ASCII;
+  }
+  return m;
+}
+// shapeOf's bits: one per class of character a regex in plausibleSecret asks for. OTHER is every
+// ASCII character no regex singles out.
+const LOWER = 1;
+const UPPER = 1 << 1;
+const DIGIT = 1 << 2;
+/** ASCII whitespace (`\s` below 128: tab to carriage return, space). */
+const SPACE = 1 << 3;
+const DOT = 1 << 4;
+/** `(` or `)`. */
+const PAREN = 1 << 5;
+const DOLLAR = 1 << 6;
+/** `{` or `}`. */
+const BRACE = 1 << 7;
+/** `<` or `>`. */
+const ANGLE = 1 << 8;
+/** `[` or `]`. */
+const BRACKET = 1 << 9;
+const PIPE = 1 << 10;
+const AMP = 1 << 11;
+const QUESTION = 1 << 12;
+const PERCENT = 1 << 13;
+const SLASH = 1 << 14;
+const BACKSLASH = 1 << 15;
+const COLON = 1 << 16;
+const UNDERSCORE = 1 << 17;
+const HASH = 1 << 18;
+const APOSTROPHE = 1 << 19;
+const BANG = 1 << 20;
+/** `;` `,` `=`: what may follow a type word (`str;`, `string,`, `str=`). */
+const TYPE_END = 1 << 21;
+const NON_ASCII = 1 << 22;
+const OTHER = 1 << 23;
+const SHAPE_BITS = new Int32Array(128).fill(OTHER);
+for (let c = 97; c <= 122; c++) SHAPE_BITS[c] = LOWER;
+for (let c = 65; c <= 90; c++) SHAPE_BITS[c] = UPPER;
+for (let c = 48; c <= 57; c++) SHAPE_BITS[c] = DIGIT;
+for (const c of [9, 10, 11, 12, 13, 32]) SHAPE_BITS[c] = SPACE;
+for (const [chars, bit] of [[".", DOT], ["()", PAREN], ["$", DOLLAR], ["{}", BRACE], ["<>", ANGLE], ["[]", BRACKET], ["|", PIPE], ["&", AMP], ["?", QUESTION], ["%", PERCENT], ["/", SLASH], ["\\", BACKSLASH], [":", COLON], ["_", UNDERSCORE], ["#", HASH], ["'", APOSTROPHE], ["!", BANG], [";,=", TYPE_END]] as const) {
+  for (const ch of chars) SHAPE_BITS[ch.charCodeAt(0)] = bit;
+}
+/** What an identifier or member path is made of: `[\w$#.]`. */
+const IDENT_PATH_CHARS = LOWER | UPPER | DIGIT | UNDERSCORE | DOLLAR | HASH | DOT;
+/** What may follow a type word: `|`, `?`, `;`, `,`, `)`, `=`. */
+const AFTER_TYPE = PIPE | QUESTION | TYPE_END | PAREN;
+/** What prose can hold (letters of any script, marks, spaces, `'`, and the sentence ends `. : ? ! …`); no digit. */
+const PROSE_CHARS = LOWER | UPPER | NON_ASCII | SPACE | APOSTROPHE | DOT | COLON | QUESTION | BANG;
+/** What closes a bracketed placeholder: `>`, `]`, `}`. */
+const CLOSER = ANGLE | BRACKET | BRACE;
+/** First characters REFERENCE can match at: `< $ % { ! & *` and the first letters of its words. */
+const REFERENCE_FIRST = firstChars("<$%{!&*piogSEesvar");
+/** First characters of `/^[:_.]+/`. */
+const KEY_NAME_FIRST = firstChars(":_.");
+/** The longest of SIMPLE_WORDS. */
+const SIMPLE_WORD_LONGEST = Math.max(...[...SIMPLE_WORDS].map((w) => w.length));
+
+/** A table of ASCII characters for opensWith. */
+function firstChars(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (const ch of chars) t[ch.charCodeAt(0)] = 1;
+  return t;
+}
+/** Whether `v`'s first character is one of `table`'s. */
+const opensWith = (table: Uint8Array, v: string): boolean => {
+  const c = v.charCodeAt(0);
+  return c < 128 && table[c] === 1;
+};
+
+/** `/^(.)\1*$/`: one code unit repeated, and not a line break (`.` matches none). */
+function oneUnitRepeated(v: string): boolean {
+  const c = v.charCodeAt(0);
+  if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
+  for (let i = 1; i < v.length; i++) if (v.charCodeAt(i) !== c) return false;
+  return true;
+}
+
+/** `/^[x*0#.\s-]+$/i`: masking characters (`xxxx`, `****`, `#####`, `0000`, `...`) and spaces only. */
+function maskLike(v: string, m: number): boolean {
+  // Unicode spaces (`\s` past ASCII) are the regex's to judge.
+  if ((m & NON_ASCII) !== 0) return /^[x*0#.\s-]+$/i.test(v);
+  for (let i = 0; i < v.length; i++) if (MASK_CHARS[v.charCodeAt(i)] !== 1) return false;
+  return true;
+}
+const MASK_CHARS = new Uint8Array(128);
+for (const ch of "xX*0#.-\t\n\v\f\r ") MASK_CHARS[ch.charCodeAt(0)] = 1;
