@@ -49,37 +49,126 @@ export function copyWorthy(secret: string): boolean {
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
-/** Characters that JSON, `\/` escaping and URL encoding all leave as they are. */
-const PRINTS_AS_IS = /^[A-Za-z0-9_.~-]*$/;
-
-/** The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64. */
+/**
+ * The forms a secret takes when re-printed: as is, JSON-escaped, `\/`-escaped, URL-encoded, base64.
+ * One pass over the secret says which forms differ from it; an ASCII secret's
+ * forms are then written by hand (encodeURIComponent and btoa cost half a
+ * microsecond a call, and a record dense with secrets registers thousands).
+ */
 function formsOf(secret: string): string[] {
   const forms = [secret];
+  let seen = 0;
+  for (let i = 0; i < secret.length; i++) {
+    const c = secret.charCodeAt(i);
+    seen |= c < 128 ? FORM_BITS[c]! : NOT_ASCII;
+  }
   // Most secrets are token characters: their escaped forms are the secret itself (thousands per 5 MB).
-  if (!PRINTS_AS_IS.test(secret)) {
-    const json = JSON.stringify(secret).slice(1, -1);
+  if ((seen & NOT_AS_IS) !== 0) {
+    const ascii = (seen & NOT_ASCII) === 0;
+    // JSON escapes `"`, `\`, control characters and lone surrogates (which only a non-ASCII secret has).
+    const json = ascii && (seen & JSON_ESCAPED) === 0 ? secret : JSON.stringify(secret).slice(1, -1);
     addForm(forms, json);
-    if (secret.includes("/")) addForm(forms, json.replaceAll("/", "\\/"));
-    try {
-      addForm(forms, encodeURIComponent(secret));
-    } catch {
-      // lone surrogate: no URL form
+    if ((seen & SLASH) !== 0) addForm(forms, json.replaceAll("/", "\\/"));
+    if (ascii) addForm(forms, (seen & URL_ESCAPED) === 0 ? secret : urlEncodedAscii(secret));
+    else {
+      try {
+        addForm(forms, encodeURIComponent(secret));
+      } catch {
+        // lone surrogate: no URL form
+      }
     }
   }
   if (secret.length >= 12) {
-    // btoa reads code units as bytes, which for ASCII are its UTF-8; unpadded, and the URL-safe
-    // alphabet only differs where the standard one printed `+` or `/`.
-    let b64 = ASCII.test(secret) ? btoa(secret) : Buffer.from(secret, "utf8").toString("base64");
-    let end = b64.length;
-    while (end > 0 && b64.charCodeAt(end - 1) === 61) end--;
-    if (end < b64.length) b64 = b64.slice(0, end);
+    // Unpadded; for ASCII its bytes are its code units. The URL-safe alphabet only differs where the
+    // standard one printed `+` or `/`.
+    let b64: string;
+    if ((seen & NOT_ASCII) === 0) b64 = base64Ascii(secret);
+    else {
+      b64 = Buffer.from(secret, "utf8").toString("base64");
+      let end = b64.length;
+      while (end > 0 && b64.charCodeAt(end - 1) === 61) end--;
+      if (end < b64.length) b64 = b64.slice(0, end);
+    }
     addForm(forms, b64);
     if (b64.includes("+") || b64.includes("/")) addForm(forms, b64.replaceAll("+", "-").replaceAll("/", "_"));
   }
   return forms;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+// formsOf's classes of ASCII character, as bits.
+/** Outside `[A-Za-z0-9_.~-]`: JSON, `\/` escaping or URL encoding may change it. */
+const NOT_AS_IS = 1;
+/** What encodeURIComponent escapes: all but `A-Za-z0-9-_.!~*'()`. */
+const URL_ESCAPED = 2;
+/** What JSON.stringify escapes: `"`, `\` and control characters. */
+const JSON_ESCAPED = 4;
+const SLASH = 8;
+const NOT_ASCII = NOT_AS_IS | URL_ESCAPED | 16;
+const FORM_BITS = new Uint8Array(128).fill(NOT_AS_IS | URL_ESCAPED);
+{
+  const asIs = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-";
+  for (let i = 0; i < asIs.length; i++) FORM_BITS[asIs.charCodeAt(i)] = 0;
+  for (const ch of "!*'()") FORM_BITS[ch.charCodeAt(0)] = NOT_AS_IS;
+  for (let c = 0; c < 32; c++) FORM_BITS[c] = FORM_BITS[c]! | JSON_ESCAPED;
+  FORM_BITS[34] = FORM_BITS[34]! | JSON_ESCAPED;
+  FORM_BITS[92] = FORM_BITS[92]! | JSON_ESCAPED;
+  FORM_BITS[47] = FORM_BITS[47]! | SLASH;
+}
+
+/** Where formsOf writes a form before it becomes a string: a form is at most three bytes per unit of a COPY_MAX secret. */
+const formBytes = Buffer.alloc(3 * COPY_MAX);
+const HEX_UPPER = "0123456789ABCDEF";
+const B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/**
+ * encodeURIComponent of an ASCII string.
+ *
+ * @example
+ * ```ts
+ * urlEncodedAscii("a b/c+d") === encodeURIComponent("a b/c+d"); // true
+ * ```
+ */
+export function urlEncodedAscii(s: string): string {
+  let o = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((FORM_BITS[c]! & URL_ESCAPED) === 0) formBytes[o++] = c;
+    else {
+      formBytes[o++] = 37;
+      formBytes[o++] = HEX_UPPER.charCodeAt(c >> 4);
+      formBytes[o++] = HEX_UPPER.charCodeAt(c & 15);
+    }
+  }
+  return formBytes.toString("latin1", 0, o);
+}
+
+/**
+ * Base64 of an ASCII string's bytes, unpadded: btoa's output less its `=`.
+ *
+ * @example
+ * ```ts
+ * base64Ascii("hunter2hunter2") === btoa("hunter2hunter2").replace(/=+$/, ""); // true
+ * ```
+ */
+export function base64Ascii(s: string): string {
+  const n = s.length;
+  let o = 0;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (s.charCodeAt(i) << 16) | (s.charCodeAt(i + 1) << 8) | s.charCodeAt(i + 2);
+    formBytes[o++] = B64_ALPHABET.charCodeAt(v >>> 18);
+    formBytes[o++] = B64_ALPHABET.charCodeAt((v >>> 12) & 63);
+    formBytes[o++] = B64_ALPHABET.charCodeAt((v >>> 6) & 63);
+    formBytes[o++] = B64_ALPHABET.charCodeAt(v & 63);
+  }
+  if (i < n) {
+    const v = (s.charCodeAt(i) << 16) | (i + 1 < n ? s.charCodeAt(i + 1) << 8 : 0);
+    formBytes[o++] = B64_ALPHABET.charCodeAt(v >>> 18);
+    formBytes[o++] = B64_ALPHABET.charCodeAt((v >>> 12) & 63);
+    if (i + 1 < n) formBytes[o++] = B64_ALPHABET.charCodeAt((v >>> 6) & 63);
+  }
+  return formBytes.toString("latin1", 0, o);
+}
 
 /** Adds form `f` to `forms` unless it is there. */
 function addForm(forms: string[], f: string): void {
