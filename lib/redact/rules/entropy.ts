@@ -240,10 +240,12 @@ function ascendingRun(u: Uint16Array, from: number, to: number): number {
   return best;
 }
 
-/** Whether token `t` (`u[from..]`) is a path, host name, version, member path or word-built identifier. */
-function structured(t: string, u: Uint16Array, from: number): boolean {
-  // Both shapes below need a separator: most random tokens have none, and leave here.
-  if (t.indexOf("-") < 0 && t.indexOf("_") < 0 && t.indexOf("/") < 0) return false;
+/** Whether token `t` (`f`'s) is a path, host name, version, member path or word-built identifier. */
+function structured(t: string, f: TokenFacts): boolean {
+  // Both shapes below need a separator: most random tokens have none, and leave here (an `_` is
+  // among the units countFacts counted as other).
+  if (f.dashes === 0 && f.slashes === 0 && (f.others === 0 || t.indexOf("_") < 0)) return false;
+  const { u, from } = f;
   if (pathOfWords(u, from, from + t.length)) return true;
   // Words, names and short numbers joined by - _ or / (`my-test-org-123`,
   // `release_2024_01_05`, `HTTP2_HEADER_AUTHORITY`, `PKIX_RSA_PKCS1V15_2048_SHA256`, `MaxFileSize/1_000_000`).
@@ -463,6 +465,8 @@ interface TokenFacts {
   lows: number;
   dashes: number;
   slashes: number;
+  /** Units of no class countClasses names: `_ . + = ~` in a token. */
+  others: number;
   /** Hex digits and dashes only, either case (a UUID or hex). */
   hexOnly: boolean;
   /** `^[0-9a-f]+$|^[0-9A-F]+$`: what digests and git ids print. */
@@ -474,7 +478,7 @@ interface TokenFacts {
   /** The run being judged is held by a find that outranks a token: only base64 of `user:password` could count. */
   onlyDecoded: boolean;
 }
-const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, slashes: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined, path: undefined, onlyDecoded: false });
+const newFacts = (s: string, u: Uint16Array): TokenFacts => ({ s, u, from: 0, to: 0, text: undefined, digits: 0, ups: 0, lows: 0, dashes: 0, slashes: 0, others: 0, hexOnly: false, singleCaseHex: false, entropy: undefined, cover: undefined, shapeless: undefined, path: undefined, onlyDecoded: false });
 
 /** Counts the classes of the token `f.from..f.to` (set by coreSpan) and forgets what was known of the last one. */
 function countFacts(f: TokenFacts): void {
@@ -485,6 +489,7 @@ function countFacts(f: TokenFacts): void {
   f.lows = CLASS_COUNTS[LOWER_HEX]! + CLASS_COUNTS[LOWER]!;
   f.dashes = CLASS_COUNTS[DASH]!;
   f.slashes = CLASS_COUNTS[SLASH]!;
+  f.others = CLASS_COUNTS[OTHER]!;
   f.hexOnly = CLASS_COUNTS[OTHER]! + CLASS_COUNTS[SLASH]! + CLASS_COUNTS[UPPER]! + CLASS_COUNTS[LOWER]! === 0;
   f.singleCaseHex = f.hexOnly && f.dashes === 0 && (CLASS_COUNTS[UPPER_HEX] === 0 || CLASS_COUNTS[LOWER_HEX] === 0) && f.to > f.from;
   f.entropy = undefined;
@@ -498,9 +503,11 @@ const tokenText = (f: TokenFacts): string => (f.text ??= f.s.slice(f.from, f.to)
 /** Not a path, name, regex source, public key or charset table: nothing but random. */
 function shapeless(f: TokenFacts): boolean {
   const t = tokenText(f);
-  if (structured(t, f.u, f.from)) return false;
-  // Regex sources (`[a-zA-Z0-9+/=]{88}`) and public-key DER (SPKI, ssh) are not secrets.
-  if (t.includes("a-z") || t.includes("A-Z") || t.includes("0-9") || PUBLIC_DER.test(t)) return false;
+  if (structured(t, f)) return false;
+  // Regex sources (`[a-zA-Z0-9+/=]{88}`: each range has its dash) and public-key DER (SPKI, ssh: each opens with M or A) are not secrets.
+  if (f.dashes > 0 && (t.includes("a-z") || t.includes("A-Z") || t.includes("0-9"))) return false;
+  const c0 = t.charCodeAt(0);
+  if ((c0 === 77 || c0 === 65) && PUBLIC_DER.test(t)) return false;
   // A charset table (`ABCDEFGH…abcdef…0123456789+/`): long runs of consecutive characters; or a
   // character class listing letters in order, either case (`[bcdeEfFgGoOpqstTUvxX]`, printf's verbs).
   return ascendingRun(f.u, f.from, f.to) < 6 && !lettersInOrder(f.u, f.from, f.to);
