@@ -60,11 +60,11 @@ function formsOf(secret: string): string[] {
   let seen = 0;
   for (let i = 0; i < secret.length; i++) {
     const c = secret.charCodeAt(i);
-    seen |= c < 128 ? FORM_BITS[c]! : NOT_ASCII;
+    seen |= c < 128 ? FORM_BITS[c]! : PAST_ASCII;
   }
   // Most secrets are token characters: their escaped forms are the secret itself (thousands per 5 MB).
   if ((seen & NOT_AS_IS) !== 0) {
-    const ascii = (seen & NOT_ASCII) === 0;
+    const ascii = (seen & NON_ASCII) === 0;
     // JSON escapes `"`, `\`, control characters and lone surrogates (which only a non-ASCII secret has).
     const json = ascii && (seen & JSON_ESCAPED) === 0 ? secret : JSON.stringify(secret).slice(1, -1);
     addForm(forms, json);
@@ -81,7 +81,7 @@ function formsOf(secret: string): string[] {
   if (secret.length >= 12) {
     // Unpadded; for ASCII its bytes are its code units. The URL-safe alphabet only differs where the
     // standard one printed `+` or `/`.
-    if ((seen & NOT_ASCII) === 0) {
+    if ((seen & NON_ASCII) === 0) {
       const n = base64AsciiBytes(secret);
       addForm(forms, formText(n));
       if (urlSafeBytes(n)) addForm(forms, formText(n));
@@ -105,7 +105,9 @@ const URL_ESCAPED = 2;
 /** What JSON.stringify escapes: `"`, `\` and control characters. */
 const JSON_ESCAPED = 4;
 const SLASH = 8;
-const NOT_ASCII = NOT_AS_IS | URL_ESCAPED | 16;
+const NON_ASCII = 16;
+/** What a unit past ASCII sets: the forms differ from the secret, and are not written by hand. */
+const PAST_ASCII = NOT_AS_IS | URL_ESCAPED | NON_ASCII;
 const FORM_BITS = new Uint8Array(128).fill(NOT_AS_IS | URL_ESCAPED);
 {
   const asIs = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-";
