@@ -198,10 +198,49 @@ function envAssignment(s: string, key: string, keyStart: number, b: number): boo
  * ```
  */
 export function isAName(value: string, key: string): boolean {
-  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
-  if (SECRET_OBJECT_NAME.test(value)) return true;
-  return bareName(value) === bareName(key);
+  const c = value.charCodeAt(0);
+  if (isUpper(c) && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
+  if (c >= 97 && c <= 122 && SECRET_OBJECT_NAME.test(value)) return true;
+  return sameBareName(value, key);
 }
+/**
+ * Whether `x` and `y` have one bareName, compared unit by unit for ASCII
+ * (each bareName lower-cased a copy and rewrote it by regex: a microsecond a
+ * call); past ASCII, by bareName itself (lower-casing `K`, the Kelvin sign, makes a `k`).
+ */
+function sameBareName(x: string, y: string): boolean {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    let a = -1;
+    for (; i < x.length; i++) {
+      const u = x.charCodeAt(i);
+      if (u >= 128) return bareName(x) === bareName(y);
+      if (NAME_UNIT[u] !== 0) {
+        a = NAME_UNIT[u]!;
+        i++;
+        break;
+      }
+    }
+    let b = -1;
+    for (; j < y.length; j++) {
+      const u = y.charCodeAt(j);
+      if (u >= 128) return bareName(x) === bareName(y);
+      if (NAME_UNIT[u] !== 0) {
+        b = NAME_UNIT[u]!;
+        j++;
+        break;
+      }
+    }
+    // Every unit read so far is ASCII: the names are equal this far and differ here, or one has ended.
+    if (a !== b) return false;
+    if (a === -1) return true;
+  }
+}
+/** An ASCII letter or digit as bareName keeps it (lower case), 0 for what it drops. */
+const NAME_UNIT = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) NAME_UNIT[c] = c;
+for (let c = 97; c <= 122; c++) NAME_UNIT[c] = NAME_UNIT[c - 32] = c;
 const HEADER_KEY = /header(?:_?name)?$/i;
 /** `X-Api-Key`, `Authorization`, `X-AUTH-TOKEN`: what HTTP header names look like. */
 const HEADER_NAME = /^(?:X-)?[A-Z][A-Za-z]+(?:-[A-Z][A-Za-z]+)*$/;
