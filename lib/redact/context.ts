@@ -169,6 +169,8 @@ function labelSeparatorBefore(s: string, a: number): boolean {
 
 /** An environment variable's name as env files, `export` and Dockerfile `ENV` lines write it. */
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+/** ENV_NAME's test, its first character asked first (most keys in a record are not capitals). */
+const isEnvName = (key: string): boolean => isUpper(key.charCodeAt(0)) && ENV_NAME.test(key);
 /** A Makefile's assignments after a name: `NAME ?= value`, `NAME := value` (make reads the rest of the line as it is). */
 const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
 
@@ -179,7 +181,7 @@ const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
  */
 function envAssignment(s: string, key: string, keyStart: number, b: number): boolean {
   const c = s.charCodeAt(b);
-  return (c === 61 || ((c === 32 || c === 9) && MAKE_ASSIGN.test(s.slice(b, b + 12)))) && ENV_NAME.test(key) && assignmentLine(s, keyStart);
+  return (c === 61 || ((c === 32 || c === 9) && MAKE_ASSIGN.test(s.slice(b, b + 12)))) && isEnvName(key) && assignmentLine(s, keyStart);
 }
 
 /**
@@ -573,17 +575,17 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     // look on an environment line only. These run for every value turned away: the cheap tests first.
     // So is a value on an INI or TOML file's line (`[server]` over `jwt_secret = word` or
     // `api_key = "word"`): a settings file holds values, not references to them.
-    const settings = !cls.password && !ENV_NAME.test(key) && iniLine(s, keyStart, v.bare === true ? v.end : v.end + 1, ctx.memo);
+    const settings = !cls.password && !isEnvName(key) && iniLine(s, keyStart, v.bare === true ? v.end : v.end + 1, ctx.memo);
     if (v.bare !== true && (cls.password || !(settings || envAssignment(s, key, keyStart, b)))) return;
     const literal = v.bare !== true || settings || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
     if (literal) {
       // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) and a
       // settings file's are judged as a password's.
-      if (!plausibleSecret(value, cls.password || ((settings || ENV_NAME.test(key)) && !isAName(value, key)), lastWord, cls.strict)) return;
+      if (!plausibleSecret(value, cls.password || ((settings || isEnvName(key)) && !isAName(value, key)), lastWord, cls.strict)) return;
     } else {
       // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
       // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
-      const word = cls.password ? BARE_NAME.test(value) : ENV_WORD.test(value) && ENV_NAME.test(key) && !isAName(value, key);
+      const word = cls.password ? BARE_NAME.test(value) : ENV_WORD.test(value) && isEnvName(key) && !isAName(value, key);
       if (!(word && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled))) return;
     }
   }
@@ -691,7 +693,7 @@ const SETTINGS_EXT = new Set(["ini", "cnf", "cfg", "conf", "properties", "toml",
  * is a member's.
  */
 function envPair(s: string, key: string, keyStart: number, keyEnd: number, valueEnd: number): boolean {
-  if (!ENV_NAME.test(key) || s.charCodeAt(keyEnd + 1) === 61 || s.charCodeAt(keyEnd + 1) === 32) return false;
+  if (!isEnvName(key) || s.charCodeAt(keyEnd + 1) === 61 || s.charCodeAt(keyEnd + 1) === 32) return false;
   const before = keyStart > 0 ? s.charCodeAt(keyStart - 1) : 10;
   const after = valueEnd < s.length ? s.charCodeAt(valueEnd) : 10;
   return ENV_BEFORE.has(before) && ENV_AFTER.has(after);

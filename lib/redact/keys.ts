@@ -559,7 +559,6 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if (opensWith(REFERENCE_FIRST, v) && REFERENCE.test(v)) return false;
   // Interpolation anywhere (`Bearer ${token}`, `{{ .Values.x }}`, `$(cat f)`) is code, not a literal.
   if ((m & (DOLLAR | BRACE | PERCENT)) !== 0 && /\$\{|\{\{|\$\(|%\(\w+\)s/.test(v)) return false;
-  if (PLACEHOLDER.test(v)) return false;
   // Lower-cased only where a comparison can hold: lower-casing never shortens a string (`İ` lengthens),
   // so a value longer than every simple word or than the key's word cannot equal one.
   let lower: string | undefined;
@@ -597,9 +596,11 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   if ((m & DOT) !== 0 && (m & DIGIT) !== 0 && /^[v^~]?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][\w.]{1,20})?$/.test(v)) return false;
   // A quoted key name, not a value (`tokenKey = ":_authToken"`).
   if (opensWith(KEY_NAME_FIRST, v) && /^[:_.]+[a-z]+(?:[A-Z][a-z]+)*$/.test(v)) return false;
+  // PLACEHOLDER is the last test on either side: it is the dearest (an unanchored alternation of
+  // thirty words, either case) and rarely says no, so the values the others turn away never meet it.
   if (password) {
     if (m === DIGIT && (n < 6 || "0123456789".includes(v) || "9876543210".includes(v))) return false;
-    return true;
+    return !PLACEHOLDER.test(v);
   }
   // Non-password keys: numbers, identifiers and env-var names are not values worth masking.
   // 15+ digits are longer than a millisecond timestamp, a port, a count or a version: under a key
@@ -619,7 +620,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   const h = entropy(v);
   // Digits alone hold at most log2(10) = 3.32 bits each, and 16-20 random ones measure about 3.0:
   // their floor is below that, or half of all random numeric keys would be turned away.
-  return h >= (m === DIGIT ? 2.5 : Math.min(3.0, Math.log2(n) * 0.8));
+  return h >= (m === DIGIT ? 2.5 : Math.min(3.0, Math.log2(n) * 0.8)) && !PLACEHOLDER.test(v);
 }
 
 /**
