@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -14,7 +14,7 @@ const VALUE_MAX = 4096;
 
 
 // A bare value ends at whitespace, quotes, separators and escapes.
-const BARE_STOP = new Set([..." \t\r\n\"'`;,<>(){}[]\\"].map((c) => c.charCodeAt(0)));
+const BARE_STOP = new UnitSet(" \t\r\n\"'`;,<>(){}[]\\");
 const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 /** `pwd` and `pw`: the working directory and a word elsewhere, a password as a query or form pair's key (`?user=bob&pw=…`). */
 const PWD_KEY = /^pwd?$/i;
@@ -251,14 +251,14 @@ const bareName = (x: string): string => x.toLowerCase().replace(NOT_NAME_UNITS, 
 const NOT_NAME_UNITS = /[^a-z0-9]+/g;
 const SECRET_OBJECT_NAME = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_](?:secrets?|credentials?|creds|tls|certs?|keys?|tokens?|passwords?)$/;
 
-const CLOSERS = new Set([...",)]}"].map((c) => c.charCodeAt(0)));
+const CLOSERS = new UnitSet(",)]}");
 // An identifier or member path (`self.consumer.secret`, `resource_owner_key`).
 const NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
 // After a dash separator only a quoted value counts: a bare one is arithmetic or prose.
 const QUOTED_AFTER_DASH = /^[ \t]{1,4}["'`]/;
 // What ends a bare value that opens a line: whitespace, quotes, escapes and `;`.
-const BARE_WORD_STOP = new Set([..." \t\r\n\"'`;\\"].map((c) => c.charCodeAt(0)));
+const BARE_WORD_STOP = new UnitSet(" \t\r\n\"'`;\\");
 // An identifier or member path followed by an indexer or a call.
 const CODE_HEAD = /^[A-Za-z_$][\w$.]*[[(]/;
 // A YAML list's `- ` too: compose's `environment:` lists `- NAME=value`.
@@ -491,9 +491,9 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   while (b < s.length && b - pos < KEY_MAX && isKeyChar(s.charCodeAt(b))) b++;
   ctx.memo.kv = b;
   // Our own tag (`[REDACTED:password:1a2b]`) is not a key: redacting twice changes nothing.
-  if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
+  if (a >= 10 && s.charCodeAt(a - 1) === 58 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://user:pass@` is URL userinfo (its own rule keeps the host).
-  if (a >= 3 && s.startsWith("://", a - 3)) return;
+  if (a >= 3 && s.charCodeAt(a - 1) === 47 && s.startsWith("://", a - 3)) return;
   // A segment of an ARN or URN (`arn:aws:secretsmanager:…:secret:prod/api`): a name, not a key.
   if (afterArnColon(s, a, 200)) return;
   // `--db-password`, `.password`, `-Dpassword`: strip flag dashes and dots for naming only.
@@ -698,8 +698,8 @@ function envPair(s: string, key: string, keyStart: number, keyEnd: number, value
   const after = valueEnd < s.length ? s.charCodeAt(valueEnd) : 10;
   return ENV_BEFORE.has(before) && ENV_AFTER.has(after);
 }
-const ENV_BEFORE = new Set([..." \t\r\n\"'([,=;&|:{-"].map((c) => c.charCodeAt(0)));
-const ENV_AFTER = new Set([..." \t\r\n\"',;)]}&|"].map((c) => c.charCodeAt(0)));
+const ENV_BEFORE = new UnitSet(" \t\r\n\"'([,=;&|:{-");
+const ENV_AFTER = new UnitSet(" \t\r\n\"',;)]}&|");
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [

@@ -308,6 +308,31 @@ export function afterArnColon(s: string, at: number, max: number): boolean {
   return head !== null && q + head.index <= at - 5;
 }
 const ARN_HEAD = /[au]rn:/i;
+/**
+ * A set of ASCII characters as a table: `has(c)` of a code unit (any number,
+ * NaN from a read past the end included). The rules that read values ask it
+ * of every character; a Set of numbers cost a hash lookup each.
+ *
+ * @example
+ * ```ts
+ * const stop = new UnitSet(" ;");
+ * stop.has(59); // true
+ * stop.has("a".charCodeAt(0)); // false
+ * ```
+ */
+export class UnitSet {
+  private readonly table = new Uint8Array(128);
+  constructor(chars: string) {
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars.charCodeAt(i);
+      if (c >= 128) throw new Error("UnitSet holds ASCII characters only");
+      this.table[c] = 1;
+    }
+  }
+  has(c: number): boolean {
+    return c < 128 && this.table[c] === 1;
+  }
+}
 /** `[A-Za-z]`. */
 export const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 /** `[\w.-]`: what a key name (`db.password`, `api-key`, `DB_PASS`) is made of. */

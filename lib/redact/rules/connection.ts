@@ -7,12 +7,12 @@
  * names the field; a libpq connection string's `password=` among its
  * `host=`, `user=` and `dbname=` pairs; and a `;`-separated one's `Password=`.
  */
-import { plausibleSecret } from "../keys.ts";
+import { plausibleSecret, UnitSet } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
 /** Ends a bare `Pwd=` value (a braced one runs to its `}`). */
-const VALUE_STOP = new Set([..." \t\r\n;\"'{}"].map((c) => c.charCodeAt(0)));
+const VALUE_STOP = new UnitSet(" \t\r\n;\"'{}");
 const PWD_VALUE_MAX = 256;
 
 /** Where a pair's value starts after its key ends at `i`: past spaces, `=` and spaces; -1 with no `=`. */
@@ -76,7 +76,7 @@ function odbcPwdRule(): Rule {
 /** A libpq connection string's other keys, as pairs opening a word: `host=db`, `dbname=app`. */
 const CONNINFO_KEY = /(?:^|[\s"'])(?:host|hostaddr|port|dbname|user|sslmode|connect_timeout|application_name)=[^\s"'=,()]{1,256}(?=[\s"']|$)/g;
 /** Ends a conninfo value; a comma or a parenthesis after one is code's (`password=None,`), never libpq's. */
-const CONNINFO_STOP = new Set([..." \t\r\n\"';,()"].map((c) => c.charCodeAt(0)));
+const CONNINFO_STOP = new UnitSet(" \t\r\n\"';,()");
 /** How far either side of `password=` the other pairs are looked for (a conninfo string is one line). */
 const CONNINFO_REACH = 256;
 
@@ -129,7 +129,7 @@ function twoPairsAround(s: string, pos: number, end: number, pairs: RegExp): boo
 /** A `;`-separated connection string's other keys (ADO.NET, JDBC, Npgsql), as `;`-bounded pairs. */
 const SEMI_KEY = /(?:^|[;"'])[ \t]*(?:server|data source|host|address|addr|database|initial catalog|databasename|db|uid|user ?id|user|username|port|encrypt|trustservercertificate|sslmode|integrated security)[ \t]*=[^;"'\n]{1,256}(?=;|["']|$)/gi;
 /** Ends a `;`-separated string's value. */
-const SEMI_STOP = new Set([..."\r\n\"';"].map((c) => c.charCodeAt(0)));
+const SEMI_STOP = new UnitSet("\r\n\"';");
 
 /**
  * `Server=db;User Id=sa;Password=X;`, `jdbc:sqlserver://db;user=sa;password=X`,

@@ -829,7 +829,7 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   const prev = a > 0 ? s.charCodeAt(a - 1) : 32;
   // Inside a word or an escape sequence, or part of our own tag.
   if (prev === 92 || (prev >= 128 && /\p{L}/u.test(s[a - 1]!))) return;
-  if (a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
+  if (prev === 58 && a >= 10 && s.startsWith("[REDACTED:", a - 10)) return;
   // `scheme://host…`: the run after the colon is a URL's host and path.
   if (prev === 58 && s.startsWith("//", a)) return;
   if (coreSpan(f, a, b) < LABELLED_MIN) return;
@@ -844,7 +844,7 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   if (!randomToken(f, LABELLED)) return;
   const t = tokenText(f);
   // Base64 of a whole PEM block (kubeconfig `certificate-authority-data`): public unless its BEGIN line says PRIVATE.
-  if (t.startsWith("LS0tLS1CRUdJTi") && !Buffer.from(t.slice(0, 64), "base64").toString("latin1").includes("PRIVATE")) return;
+  if (t.charCodeAt(0) === 76 && t.startsWith("LS0tLS1CRUdJTi") && !Buffer.from(t.slice(0, 64), "base64").toString("latin1").includes("PRIVATE")) return;
   // Every test left rules the token out but the label, which lets one the bare bar turns away count. So
   // such a token learns its label first, and without one is done before the guards' regexes (most ids,
   // UUIDs and names in a record end here; each regex also costs a cold hook its compile).
