@@ -402,9 +402,42 @@ function yamlJudged(ctx: ScanCtx, judged: { line: number; indent: number }, yes:
  * camelCase; a value that opens with a capital or holds `_` is no variable's name.
  */
 function propertiesLine(s: string, keyStart: number, keyEnd: number, value: string, valueEnd: number): boolean {
-  if (s.charCodeAt(keyEnd) !== 61 || lineOpenedBy(s, keyStart) < 0) return false;
-  return PROPERTIES_KEY.test(s.slice(keyStart, keyEnd)) && /^[A-Z]|_/.test(value) && endsLine(s, valueEnd);
+  const lineStart = s.charCodeAt(keyEnd) === 61 ? lineOpenedBy(s, keyStart) : -1;
+  if (lineStart < 0 || !/^[A-Z]|_/.test(value) || !endsLine(s, valueEnd)) return false;
+  const key = s.slice(keyStart, keyEnd);
+  if (PROPERTIES_KEY.test(key)) return true;
+  // A camelCase key (`ossrhPassword`, `sonatypePassword`: what gradle.properties holds credentials
+  // under) reads as a variable in code, so it counts only in a block of such lines: the nearest line
+  // above or below with anything on it is an unindented `key=value` too.
+  return CAMEL_KEY.test(key) && (PROPERTY_PAIR.test(lineText(s, ...lineAbove(s, lineStart))) || PROPERTY_PAIR.test(lineText(s, ...lineBelow(s, valueEnd))));
 }
+/** `ossrhPassword`, `signingKeyPassword`: lower-case, then capitalised words. */
+const CAMEL_KEY = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
+/** A properties file's line: an unindented key, `=` right after it, a value or nothing. */
+const PROPERTY_PAIR = /^[A-Za-z][\w.-]{0,95}=(?:[^\s=]|\r?$)/;
+/** The nearest line above the one starting at `lineStart` that holds something but a comment (its start and end), or an empty span. */
+function lineAbove(s: string, lineStart: number): [number, number] {
+  let end = lineStart - 1;
+  for (let k = 0; k < 8 && end > 0; k++) {
+    const start = s.lastIndexOf("\n", end - 1) + 1;
+    if (!BLANK_OR_COMMENT.test(lineText(s, start, end))) return [start, end];
+    end = start - 1;
+  }
+  return [0, 0];
+}
+/** The nearest line below the one ending at or after `at` that holds something but a comment, or an empty span. */
+function lineBelow(s: string, at: number): [number, number] {
+  let start = s.indexOf("\n", at) + 1;
+  for (let k = 0; k < 8 && start > 0 && start < s.length; k++) {
+    let end = s.indexOf("\n", start);
+    if (end < 0) end = s.length;
+    if (!BLANK_OR_COMMENT.test(lineText(s, start, end))) return [start, end];
+    start = end + 1;
+  }
+  return [0, 0];
+}
+/** A blank line or a properties comment (`#`, `!`). */
+const BLANK_OR_COMMENT = /^[ \t]*(?:[#!].*)?\r?$/;
 /**
  * Whether the bare value at `s[keyStart..valueEnd)` is an INI file's, as
  * `~/.my.cnf`, `php.ini`, `.pypirc` and `odbc.ini` write it: `key = value`

@@ -503,6 +503,25 @@ describe("properties files: a bare word after a dotted key is the value", () => 
   }
 });
 
+describe("gradle.properties: a camelCase key's bare word in a block of properties lines", () => {
+  const file = "org.gradle.jvmargs=-Xmx2g\nossrhUsername=alice\nossrhPassword=CorrectHorseBattery\n\n# Maven Central\nsonatypePassword=BatteryStapleHorse\nsigning.keyId=ABCD1234\n";
+  test("each password goes, every other line stays", () => {
+    const out = r.text(file);
+    expect(out).not.toMatch(/CorrectHorseBattery|BatteryStapleHorse/);
+    expect(out).toMatch(/^org\.gradle\.jvmargs=-Xmx2g\nossrhUsername=alice\nossrhPassword=\[REDACTED:password:[0-9a-f]{4}\]\n\n# Maven Central\nsonatypePassword=\[REDACTED:password:[0-9a-f]{4}\]\nsigning\.keyId=ABCD1234\n$/);
+  });
+  test("the same file as `cat -n` prints it", () => {
+    const numbered = file.split("\n").slice(0, -1).map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join("\n") + "\n";
+    expect(r.text(numbered)).not.toMatch(/CorrectHorseBattery|BatteryStapleHorse/);
+  });
+  // Alone, or among lines of code, `camelCase=Word` is an assignment of a name.
+  for (const text of ["ossrhPassword=CorrectHorseBattery\n", "const form = new Form()\nuserPassword=PasswordField\nrender(form)\n", "userPassword=newPassword\nadminPassword=otherPassword\n"]) {
+    test(`stays: ${JSON.stringify(text)}`, () => {
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
+
 describe("an environment pair anywhere on its line: NAME=word is the value", () => {
   for (const text of [
     "docker run -e POSTGRES_PASSWORD=CorrectHorseBattery postgres:16\n",
