@@ -657,14 +657,15 @@ function commandLineValue(s: string, a: number, keyStart: number, flag: boolean)
   if (before === 38 || before === 63 || (before === 47 && s.charCodeAt(a - 2) === 32)) return true;
   if (FLAG_BEFORE.test(s.slice(Math.max(0, a - 48), a))) return true;
   // `vault kv put secret/db password=word`, `op item create … password=word`: a secret store's
-  // own `key=value` arguments, where the value is what gets stored.
+  // own `key=value` arguments, where the value is what gets stored; `vault login -method=userpass
+  // username=app password=word`: the credentials it logs in with.
   const lineStart = nearLineStart(s, a, STORE_LINE_MAX);
   return lineStart >= 0 && SECRET_STORE_PAIRS.test(s.slice(lineStart, a));
 }
 /** A flag word, then the space (or `=`) before its argument, maybe a quote: `-var `, `-e `, `--set `, `-d "`, `--data-urlencode '`. */
 const FLAG_BEFORE = /(?:^|[ \t])--?[A-Za-z][\w-]{0,40}(?:[ \t]{1,4}|=)["']?$/;
-/** The commands whose `key=value` arguments are stored as secrets, then anything up to the pair's space. */
-const SECRET_STORE_PAIRS = /\b(?:vault[ \t]{1,5}(?:kv[ \t]{1,5}(?:put|patch)|write)|op[ \t]{1,5}item[ \t]{1,5}(?:create|edit)|bw[ \t]{1,5}create)\b[^\n]*[ \t]["']?$/;
+/** The commands whose `key=value` arguments are secrets (stored, or a login's), then anything up to the pair's space. */
+const SECRET_STORE_PAIRS = /\b(?:vault[ \t]{1,5}(?:kv[ \t]{1,5}(?:put|patch)|write|login)|op[ \t]{1,5}item[ \t]{1,5}(?:create|edit)|bw[ \t]{1,5}create)\b[^\n]*[ \t]["']?$/;
 const STORE_LINE_MAX = 512;
 
 /**
