@@ -24,6 +24,7 @@ import { SETTER_RULES } from "./rules/setter.ts";
 import { CONNECTION_RULES } from "./rules/connection.ts";
 import { ciMaskRule } from "./rules/ci-mask.ts";
 import { PROMPT_RULES } from "./rules/prompt.ts";
+import { SQL_RULES } from "./rules/sql.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -39,6 +40,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...CONNECTION_RULES.map((r) => [r, "connection"] as [Rule, string]),
   [ciMaskRule, "ci-mask"],
   ...PROMPT_RULES.map((r) => [r, "prompt"] as [Rule, string]),
+  ...SQL_RULES.map((r) => [r, "sql"] as [Rule, string]),
 ]);
 
 /** Every structural rule. */
@@ -63,4 +65,5 @@ export const STRUCTURAL_RULES: readonly Rule[] = [
   ...CONNECTION_RULES,
   ciMaskRule,
   ...PROMPT_RULES,
+  ...SQL_RULES,
 ];

@@ -458,3 +458,38 @@ test("an expect answer that is a word the send command holds goes, and the comma
   const input = 'expect "Password:"\nsend "send\\r"\n';
   expect(r.text(input)).toMatch(/^expect "Password:"\nsend "\[REDACTED:password:[0-9a-f]{4}\]\\r"\n$/);
 });
+
+describe("SQL and mongosh that create or change a database user", () => {
+  for (const input of [
+    `CREATE USER app WITH PASSWORD '${W}';\n`,
+    `create role app login encrypted password '${W}' valid until 'infinity';\n`,
+    `ALTER ROLE app WITH PASSWORD E'${W}';\n`,
+    `psql -c "ALTER USER app PASSWORD '${W}'"\n`,
+    `CREATE USER 'app'@'%' IDENTIFIED BY '${W}';\n`,
+    `ALTER USER app IDENTIFIED WITH mysql_native_password BY '${W}';\n`,
+    `CREATE USER app IDENTIFIED BY ${W};\n`,
+    `CREATE USER app IDENTIFIED BY "${W}" DEFAULT TABLESPACE users;\n`,
+    `SET PASSWORD FOR 'app'@'localhost' = PASSWORD('${W}');\n`,
+    `SET PASSWORD = '${W}';\n`,
+    `EXEC sp_addlogin 'app', '${W}';\n`,
+    `db.createUser({ user: "app", pwd: "${W}", roles: ["readWrite"] })\n`,
+    `db.updateUser("app", { pwd: '${W}' })\n`,
+    `db.changeUserPassword("app", "${W}")\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  // Bind variables, psql variables, placeholders, hashes by VALUES, prompts, and a word PASSWORD in a shell string.
+  for (const input of [
+    "ALTER USER app IDENTIFIED BY :new_password;\n",
+    "CREATE USER app WITH PASSWORD :'pw';\n",
+    "CREATE USER app WITH PASSWORD '<password>';\n",
+    "CREATE USER app WITH PASSWORD 'password';\n",
+    "CREATE USER app IDENTIFIED BY VALUES 'S:0A1B2C';\n",
+    "CREATE USER app IDENTIFIED EXTERNALLY;\n",
+    "db.createUser({ user: 'app', pwd: passwordPrompt(), roles: [] })\n",
+    "read -p 'Enter password ' pw; echo 'done'\n",
+    "SELECT check_password('x') FROM dual;\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
