@@ -45,8 +45,12 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
   const opener = s[keyStart - 1];
   let closed = false;
   // Closing quote of the key: `"key"`, `'key'`, JSON-escaped `\"key\"`.
-  if (s[i] === '"' || s[i] === "'") ((i++), (closed = true));
-  else if (s[i] === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) i += 2;
+  if (s[i] === '"' || s[i] === "'") {
+    i++;
+    closed = true;
+    // An indexer's key being assigned: `os.environ["DB_PASSWORD"] = "x"`, PHP's `$db['default']['password'] = 'x';`.
+    if (s[i] === "]" && s[keyStart - 2] === "[") i++;
+  } else if (s[i] === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) i += 2;
   else if (s[i] === "]" && s[keyStart - 1] === "[") i++; // os.environ["KEY"] style is a reference; ["key"] in TOML tables is not a value
   let sp = 0;
   while (i < n && (s[i] === " " || s[i] === "\t") && sp < 8) {
@@ -147,8 +151,11 @@ function valueAt(s: string, i: number, max: number): { start: number; end: numbe
 function separatorAfter(s: string, b: number): boolean {
   let i = b;
   const c0 = s.charCodeAt(i);
-  if (c0 === 34 || c0 === 39 || c0 === 93) i++;
-  else if (c0 === 92) i += 2;
+  if (c0 === 34 || c0 === 39 || c0 === 93) {
+    i++;
+    // `["key"] =`: the indexer's bracket after the key's quote (valueAfter reads it the same way).
+    if (c0 !== 93 && s.charCodeAt(i) === 93) i++;
+  } else if (c0 === 92) i += 2;
   for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
   const c = s.charCodeAt(i);
   return c === 61 || c === 58 || c === 45 || c === 62 || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b);
@@ -596,6 +603,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // (`&password=word`), a Windows switch's (`/pass:word`): the shell passes the word as it is.
   // The bare test only adds reasons to turn a value away, so these are asked only of a bare value
   // it turned away (most values pass or fail on what they are, and their line is never read).
+  // The key's own name for a value (`dict_spec['api_password'] = 'api_password'`, `token: TOKEN`): a placeholder.
+  if (sameBareName(value, key)) return;
   const lastWord = lastWordOf(key);
   if (!spent && !plausibleSecret(value, cls.password, lastWord, cls.strict, v.bare === true)) {
     // Shorter than every bar below (`password=%s`, `token=$1`): no second look.

@@ -825,3 +825,24 @@ test("a password that opens with `!` after `: ` is no YAML tag unless the tag is
   onlyValueGoes("Password: !Xk9mQ2vL7pR4tW8z\n", "!Xk9mQ2vL7pR4tW8z");
   onlyValueGoes("db_password: !CorrectHorseBattery\n", "!CorrectHorseBattery");
 });
+
+describe("an indexer's key being assigned: the value after `] =` is the key's", () => {
+  for (const text of [
+    'os.environ["DB_PASSWORD"] = "CorrectHorseBattery"\n',
+    "$db['default']['password'] = 'CorrectHorseBattery';\n",
+    'ENV["DB_PASSWORD"] = "CorrectHorseBattery"\n',
+    'settings["api_token"] = "Xk9mQ2vL7pR4tW8zYb3N"\n',
+  ]) {
+    test(text.trim(), () => {
+      const out = r.text(text);
+      expect(out).not.toMatch(/CorrectHorseBattery|Xk9mQ2vL7pR4tW8zYb3N/);
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "X")).toBe(text.replace(/CorrectHorseBattery|Xk9mQ2vL7pR4tW8zYb3N/, "X"));
+    });
+  }
+  // Reading the variable, a value that is code, and a value that is the key's own name.
+  for (const text of ['x = os.environ["DB_PASSWORD"]\n', 'if os.environ["DB_PASSWORD"]:\n', 'params["password"] = password\n', 'data["token"] = resp.json()["token"]\n', "dict_spec['api_password'] = 'api_password'\n", "def f(_core_token=_core_token):\n"]) {
+    test(`stays: ${text.trim()}`, () => {
+      expect(r.text(text)).toBe(text);
+    });
+  }
+});
