@@ -493,3 +493,18 @@ describe("SQL and mongosh that create or change a database user", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("terraform output -json: a sensitive output's value, whatever its name", () => {
+  const json = `{\n  "db_password": {\n    "sensitive": true,\n    "type": "string",\n    "value": "${W}"\n  },\n  "api_key": {\n    "sensitive": true,\n    "type": "string",\n    "value": "${S}"\n  },\n  "endpoint": {\n    "sensitive": false,\n    "type": "string",\n    "value": "db.example.com"\n  }\n}\n`;
+  test("each sensitive value goes; the rest stays", () => {
+    const out = r.text(json);
+    expect(leak(out, W)).toBeUndefined();
+    expect(leak(out, S)).toBeUndefined();
+    expect(out.replace(TAG_G, "X")).toBe(json.replace(W, "X").replace(S, "X"));
+  });
+  test("one line, as -json prints through jq -c", () => onlySecretGoes(`{"out":{"sensitive":true,"type":"string","value":"${W}"}}\n`, W));
+  test("stays: a value not marked sensitive", () => {
+    const text = `{"name": {"sensitive": false, "type": "string", "value": "${W}"}}\n`;
+    expect(r.text(text)).toBe(text);
+  });
+});

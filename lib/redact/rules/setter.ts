@@ -4,7 +4,8 @@
  * "x")`, `os.environ.setdefault("SECRET_KEY", "x")`,
  * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, fish's `set -x
  * NAME x` and csh's `setenv NAME x`, a Terraform variable's `default = "x"`,
- * PowerShell's `ConvertTo-SecureString "x" -AsPlainText`, and a `printf` whose format names what
+ * PowerShell's `ConvertTo-SecureString "x" -AsPlainText`, a sensitive `terraform output -json`
+ * value, and a `printf` whose format names what
  * it fills (`printf 'DB_PASSWORD=%s\n' x >> .env`). Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
@@ -135,6 +136,13 @@ export const SETTER_RULES: readonly Rule[] = [
       group: 2,
       accept: (v, m) => plausibleUnder(m[1]!, v, true),
     },
+  ),
+  // `terraform output -json`: an output marked sensitive holds its value under `value`, whatever its name says.
+  regexRule(
+    "generic-secret",
+    ['"sensitive": true', '"sensitive":true'],
+    String.raw`"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,64}"){0,120}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
+    { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
   // A tool's own config setter, name then value: `aws configure set aws_secret_access_key X`, `npm config set
   // //registry/:_authToken X`, `yarn config set npmAuthToken X`, `git config --global user.password X`.
