@@ -508,3 +508,29 @@ describe("terraform output -json: a sensitive output's value, whatever its name"
     expect(r.text(text)).toBe(text);
   });
 });
+
+describe("a name and its value as two arguments: the name says the value is a secret", () => {
+  for (const input of [
+    `ENV DB_PASSWORD ${W}\n`,
+    `FROM node:22\nENV DB_PASSWORD "${W}"\nRUN npm ci\n`,
+    `setx DB_PASSWORD ${W}\n`,
+    `setx DB_PASSWORD "${W}" /M\n`.replace(" /M", ""),
+    `netlify env:set DB_PASSWORD ${W}\n`,
+    `doppler secrets set DB_PASSWORD ${W}\n`,
+    `dotnet user-secrets set "Db:Password" "${W}"\n`,
+    `gh variable set DB_PASSWORD --body ${W}\n`,
+  ]) {
+    test(input.trim().split("\n").join(" | "), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "ENV NODE_ENV production\n",
+    "ENV DB_PASSWORD $DB_PASSWORD\n",
+    'setx PATH "%PATH%;C:\\bin"\n',
+    "doppler secrets set LOG_LEVEL debug\n",
+    "gh variable set APP_ENV --body production\n",
+    `the env DB_PASSWORD ${W}\n`,
+    "#!/usr/bin/env node\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

@@ -5,7 +5,8 @@
  * `[Environment]::SetEnvironmentVariable("DB_PASS", "x")`, fish's `set -x
  * NAME x` and csh's `setenv NAME x`, a Terraform variable's `default = "x"`,
  * PowerShell's `ConvertTo-SecureString "x" -AsPlainText`, a sensitive `terraform output -json`
- * value, and a `printf` whose format names what
+ * value, a name and its value as two arguments (Dockerfile's `ENV NAME value`, `setx NAME value`,
+ * `doppler secrets set NAME value`), and a `printf` whose format names what
  * it fills (`printf 'DB_PASSWORD=%s\n' x >> .env`). Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
@@ -28,6 +29,9 @@ function plausibleUnder(name: string, v: string, literal = false): boolean {
   const cls = classifyKey(name);
   return cls !== null && plausibleSecret(v, literal || cls.password, lastLetters(name), cls.strict);
 }
+
+/** The value of a name-then-value match: group 2 single-quoted, 3 double-quoted, 4 bare. */
+const pairValue = (m: RegExpExecArray): number => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
 
 /** A conversion in a printf format (`%%` is a literal percent): flags, width, precision, letter. */
 const CONVERSION = /%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?([a-zA-Z]))/g;
@@ -155,6 +159,27 @@ export const SETTER_RULES: readonly Rule[] = [
       group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
       accept: (v, m) => plausibleUnder(m[1]!.replace(/^.*[/:.]/, ""), v, true),
     },
+  ),
+  // A name then its value as two arguments, where the key/value rule sees no `=`: Dockerfile's legacy
+  // `ENV NAME value` (the rest of the line), Windows' `setx NAME value`, `netlify env:set NAME value`,
+  // `doppler secrets set NAME value`, `dotnet user-secrets set "Db:Password" value` and `gh variable set
+  // NAME --body value` (a variable, not a secret, by GitHub's design: only its name can say so).
+  regexRule("password", ["env "], String.raw`(?<=(?:^|\n)[ \t]{0,8})ENV[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}(?:${literal(4096)}|([^\s'"\\$][^\n\\$]{0,4095}?))[ \t]*(?=\r?\n|$)`, {
+    priority: 1,
+    group: pairValue,
+    accept: (v, m) => plausibleUnder(m[1]!, v, true),
+  }),
+  regexRule(
+    "password",
+    ["setx ", "env:set ", "secrets set ", "user-secrets set "],
+    String.raw`(?:(?<![\w-])setx|(?<=\bnetlify[ \t]{1,4})env:set|(?<=\bdoppler[ \t]{1,4})secrets[ \t]{1,4}set|(?<=\bdotnet[ \t]{1,4})user-secrets[ \t]{1,4}set)[ \t]{1,4}"?([A-Za-z_][\w:.-]{0,95})"?[ \t]{1,4}${literalOrWord(4096)}`,
+    { priority: 1, flags: "i", group: pairValue, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
+  ),
+  regexRule(
+    "password",
+    ["variable set"],
+    String.raw`(?<=\bgh[ \t]{1,5})variable[ \t]{1,5}set[ \t]{1,5}([A-Za-z_]\w{0,95})[^\n]{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,5}|=)(?:${literal(4096)}|([^\s'"\\$-][^\s'"\\]{0,4095}))`,
+    { priority: 1, group: pairValue, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
     priority: 2,
