@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -281,11 +281,19 @@ const GUTTER = new RegExp(GUTTER_SOURCE, "y");
 const GUTTER_MAX = 16;
 /** Where line `lineStart`'s own text starts: past a line-number gutter, if it has one. */
 function pastGutter(s: string, lineStart: number): number {
+  let at = lineStart;
   // A gutter opens with spaces, tabs or its digits: most lines open with neither, and skip the regex.
-  const c = s.charCodeAt(lineStart);
-  if (c !== 32 && c !== 9 && !(c >= 48 && c <= 57)) return lineStart;
-  GUTTER.lastIndex = lineStart;
-  return GUTTER.test(s) ? GUTTER.lastIndex : lineStart;
+  const c = s.charCodeAt(at);
+  if (c === 32 || c === 9 || (c >= 48 && c <= 57)) {
+    GUTTER.lastIndex = at;
+    if (GUTTER.test(s)) at = GUTTER.lastIndex;
+  }
+  // A unified diff's marker (`git diff`, `git log -p`): `+` before an added line (not `+++ b/…`), `-`
+  // before a removed one that opens with a name (`-DB_PASSWORD=…`; `- item` and `--flag` are not).
+  const m = s.charCodeAt(at);
+  const next = s.charCodeAt(at + 1);
+  if ((m === 43 && next !== 43 && next !== 10) || (m === 45 && (isAsciiLetter(next) || next === 95))) at++;
+  return at;
 }
 /** A line above, as the file has it (its gutter, if any, left out). */
 const lineText = (s: string, start: number, end: number): string => s.slice(pastGutter(s, start), end);

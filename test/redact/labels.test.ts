@@ -846,3 +846,19 @@ describe("an indexer's key being assigned: the value after `] =` is the key's", 
     });
   }
 });
+
+describe("git diff of a settings file: the +/- marker is not part of the line", () => {
+  const diff = "diff --git a/.env b/.env\n--- a/.env\n+++ b/.env\n@@ -1,3 +1,3 @@\n-DB_PASSWORD=OldHorseBattery\n+DB_PASSWORD=CorrectHorseBattery\n DB_USER=app\n-spring.datasource.password=StaleHorseBattery\n+spring.datasource.password=NewHorseBattery\n";
+  test("both sides of each changed password go; the headers and names stay", () => {
+    const out = r.text(diff);
+    expect(out).not.toMatch(/OldHorseBattery|CorrectHorseBattery|StaleHorseBattery|NewHorseBattery/);
+    expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/g, "X")).toBe(diff.replace(/[A-Z][a-z]+HorseBattery/g, "X"));
+  });
+  // A YAML list item and a flag are read as they were: `- ` and `--` are no diff markers.
+  test("a YAML list item's password still goes as a YAML value", () => {
+    expect(r.text("users:\n- name: app\n  password: CorrectHorseBattery\n")).toMatch(/^users:\n- name: app\n  password: \[REDACTED:password:[0-9a-f]{4}\]\n$/);
+  });
+  for (const text of ["--password=$DB_PASSWORD\n", "-Dlog.level=debug\n"]) {
+    test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+  }
+});
