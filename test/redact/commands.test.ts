@@ -534,3 +534,27 @@ describe("a name and its value as two arguments: the name says the value is a se
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("calls whose signature says which argument is a password, given as a literal", () => {
+  for (const input of [
+    `requests.get(url, auth=("alice", "${W}"))\n`,
+    `HTTPBasicAuth("alice", "${W}")\n`,
+    `aiohttp.BasicAuth('alice', '${W}')\n`,
+    `smtp.login("alice@example.com", "${W}")\n`,
+    `ftp.login(user, '${W}')\n`,
+    `user.set_password("${W}")\n`,
+    `User.objects.create_superuser("admin", "admin@example.com", "${W}")\n`,
+    `User.objects.create_user(username, email, "${W}")\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "ftp.login(user, password)\n",
+    'auth=("alice", os.environ["PW"])\n',
+    'HTTPBasicAuth(user, "password")\n',
+    'page.login("Sign in", "Welcome back")\n',
+    'recreate_user(a, b, "CorrectHorseBattery")\n',
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

@@ -6,7 +6,8 @@
  * NAME x` and csh's `setenv NAME x`, a Terraform variable's `default = "x"`,
  * PowerShell's `ConvertTo-SecureString "x" -AsPlainText`, a sensitive `terraform output -json`
  * value, a name and its value as two arguments (Dockerfile's `ENV NAME value`, `setx NAME value`,
- * `doppler secrets set NAME value`), and a `printf` whose format names what
+ * `doppler secrets set NAME value`), a literal passed where a call's signature takes a password
+ * (`HTTPBasicAuth("u", "x")`, `smtp.login(u, "x")`), and a `printf` whose format names what
  * it fills (`printf 'DB_PASSWORD=%s\n' x >> .env`). Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
@@ -29,6 +30,12 @@ function plausibleUnder(name: string, v: string, literal = false): boolean {
   const cls = classifyKey(name);
   return cls !== null && plausibleSecret(v, literal || cls.password, lastLetters(name), cls.strict);
 }
+
+/** A positional argument before the password: a quoted string or a name (no groups). */
+const CALL_ARG = String.raw`(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[A-Za-z_][\w.]{0,64})`;
+
+/** A literal password in code: six characters at least, since docs' examples pass `'pass'` and `'user'`. */
+const codeLiteralPassword = (v: string): boolean => v.length >= 6 && plausibleSecret(v, true);
 
 /** The value of a name-then-value match: group 2 single-quoted, 3 double-quoted, 4 bare. */
 const pairValue = (m: RegExpExecArray): number => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
@@ -180,6 +187,21 @@ export const SETTER_RULES: readonly Rule[] = [
     ["variable set"],
     String.raw`(?<=\bgh[ \t]{1,5})variable[ \t]{1,5}set[ \t]{1,5}([A-Za-z_]\w{0,95})[^\n]{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,5}|=)(?:${literal(4096)}|([^\s'"\\$-][^\s'"\\]{0,4095}))`,
     { priority: 1, group: pairValue, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
+  ),
+  // Calls whose signature says which argument is a password, given as a literal in code (scripts, tests):
+  // requests' `auth=("u", "x")`, `HTTPBasicAuth("u", "x")`, smtplib/ftplib/imaplib's `.login("u", "x")`,
+  // Django's `set_password("x")` and `create_user`/`create_superuser("u", "e", "x")`.
+  regexRule(
+    "password",
+    ["basicauth(", "digestauth(", "auth=(", "auth = (", ".login("],
+    String.raw`(?:(?<=(?:^|[^\w])(?:HTTP)?)(?:Basic|Digest)Auth\(|(?<![\w.])auth[ \t]?=[ \t]?\(|\.login\()[ \t]*${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, group: (m) => (m[1] !== undefined ? 1 : 2), accept: codeLiteralPassword },
+  ),
+  regexRule(
+    "password",
+    ["set_password(", "create_user(", "create_superuser("],
+    String.raw`(?:(?<=\.)set_password\(|(?<!\w)create_(?:super)?user\([ \t]*${CALL_ARG}[ \t]*,[ \t]*${CALL_ARG}[ \t]*,)[ \t]*${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, group: (m) => (m[1] !== undefined ? 1 : 2), accept: codeLiteralPassword },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
     priority: 2,
