@@ -34,6 +34,8 @@ function yamlTagged(s: string, start: number): boolean {
 const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
+/** `${NAME:default}` or `${NAME:-default}`, the whole value: the default in group 1. */
+const DEFAULT_AFTER_REF = /\$\{[A-Za-z_][\w.-]{0,95}:-?([^{}$\s][^{}\n]{0,4095})\}(?=["'`\s;,]|$)/y;
 /** TYPE_WORD's longest word (`Optional[str]`): a longer value skips the regex. */
 const TYPE_WORD_LONGEST = 13;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
@@ -588,6 +590,17 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     if (!tagged) return;
     v = tagged;
     value = s.slice(v.start, v.end);
+  }
+  // A reference with a default (Spring's `${DB_PASSWORD:word}`, the shell's `${DB_PASSWORD:-word}`): the
+  // default is a literal written where the setting is, judged as a quoted value is.
+  if (s.charCodeAt(v.start) === 36 && s.charCodeAt(v.start + 1) === 123) {
+    DEFAULT_AFTER_REF.lastIndex = v.start;
+    const d = DEFAULT_AFTER_REF.exec(s);
+    if (d) {
+      const from = v.start + d[0].length - d[1]!.length - 1;
+      v = { start: from, end: from + d[1]!.length, flag: v.flag };
+      value = d[1]!;
+    }
   }
   // Hits inside this value are skipped, unless the value nests pairs of its own
   // (`connectionString="Server=…;Password=…"`): those keys get their turn.

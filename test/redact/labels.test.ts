@@ -862,3 +862,20 @@ describe("git diff of a settings file: the +/- marker is not part of the line", 
     test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
   }
 });
+
+describe("a reference's default is a literal: ${NAME:default}, ${NAME:-default}", () => {
+  for (const text of [
+    "spring:\n  datasource:\n    password: ${DB_PASSWORD:CorrectHorseBattery}\n",
+    "DB_PASSWORD=${DB_PASSWORD:-CorrectHorseBattery}\n",
+    'password: "${DB_PASSWORD:CorrectHorseBattery}"\n',
+  ]) {
+    test(text.trim().split("\n").pop()!, () => {
+      const out = r.text(text);
+      expect(out).not.toMatch(/CorrectHorseBattery/);
+      expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/, "CorrectHorseBattery")).toBe(text);
+    });
+  }
+  for (const text of ["password: ${DB_PASSWORD}\n", "password: ${DB_PASSWORD:}\n", "password: ${DB_PASSWORD:${FALLBACK}}\n", "password: ${DB_PASSWORD:changeme}\n"]) {
+    test(`stays: ${text.trim()}`, () => expect(r.text(text)).toBe(text));
+  }
+});
