@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -220,33 +220,25 @@ export function isAName(value: string, key: string): boolean {
  * call); past ASCII, by bareName itself (lower-casing `K`, the Kelvin sign, makes a `k`).
  */
 function sameBareName(x: string, y: string): boolean {
-  let i = 0;
-  let j = 0;
+  let i = nextNameUnit(x, 0);
+  let j = nextNameUnit(y, 0);
   for (;;) {
-    let a = -1;
-    for (; i < x.length; i++) {
-      const u = x.charCodeAt(i);
-      if (u >= 128) return bareName(x) === bareName(y);
-      if (NAME_UNIT[u] !== 0) {
-        a = NAME_UNIT[u]!;
-        i++;
-        break;
-      }
-    }
-    let b = -1;
-    for (; j < y.length; j++) {
-      const u = y.charCodeAt(j);
-      if (u >= 128) return bareName(x) === bareName(y);
-      if (NAME_UNIT[u] !== 0) {
-        b = NAME_UNIT[u]!;
-        j++;
-        break;
-      }
-    }
+    if (i < 0 || j < 0) return bareName(x) === bareName(y);
     // Every unit read so far is ASCII: the names are equal this far and differ here, or one has ended.
-    if (a !== b) return false;
-    if (a === -1) return true;
+    if (i === x.length || j === y.length) return i === x.length && j === y.length;
+    if (NAME_UNIT[x.charCodeAt(i)] !== NAME_UNIT[y.charCodeAt(j)]) return false;
+    i = nextNameUnit(x, i + 1);
+    j = nextNameUnit(y, j + 1);
   }
+}
+/** Where the next unit bareName keeps in `s` is, from `i`: `s.length` past the last, -1 at a unit past ASCII first. */
+function nextNameUnit(s: string, i: number): number {
+  for (; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    if (u >= 128) return -1;
+    if (NAME_UNIT[u] !== 0) return i;
+  }
+  return i;
 }
 /** An ASCII letter or digit as bareName keeps it (lower case), 0 for what it drops. */
 const NAME_UNIT = new Uint8Array(128);
@@ -664,15 +656,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
  * in a whole record), where a slice and a lower-casing per hit were two
  * strings each.
  */
-function lastWordOf(key: string): string {
-  let word = lastWords.get(key);
-  if (word === undefined) {
-    if (lastWords.size >= 4096) lastWords.clear();
-    lastWords.set(key, (word = lastLetters(key).toLowerCase()));
-  }
-  return word;
-}
-const lastWords = new Map<string, string>();
+const lastWordOf = perKey((key) => lastLetters(key).toLowerCase(), 4096);
 
 /**
  * Whether the key at `a` (its name from `keyStart`) is a command line's or

@@ -138,15 +138,8 @@ function termIn(w: string): { term: string; rest: string } | undefined {
  * ```
  */
 export function negatedKey(key: string): boolean {
-  let hit = negatedCache.get(key);
-  if (hit === undefined) {
-    if (negatedCache.size >= 4096) negatedCache.clear();
-    negatedCache.set(detached(key), (hit = negated(key)));
-  }
-  return hit;
+  return negatedByKey(key);
 }
-/** negatedKey's answers by key: an output repeats a few label keys thousands of times, and each answer split the key by regex. */
-const negatedCache = new Map<string, boolean>();
 
 function negated(key: string): boolean {
   const words = keyWords(key);
@@ -155,7 +148,6 @@ function negated(key: string): boolean {
   return words.length >= 2 && words[words.length - 1] === "key" && KEY_HEAD_NEG.has(words[words.length - 2]!);
 }
 
-const cache = new Map<string, KeyClass | null>();
 
 /**
  * What the process-wide caches keep of a key: a copy of its own. A slice of
@@ -163,6 +155,33 @@ const cache = new Map<string, KeyClass | null>();
  * output it was read from alive, unredacted, in a process that redacts many).
  */
 const detached = (key: string): string => structuredClone(key);
+
+/**
+ * `f` (which never answers undefined), remembered per key (each key kept as
+ * a copy of its own, see detached), everything forgotten past `max` keys: an
+ * output repeats a few keys thousands of times, and each answer read or
+ * split the key again.
+ *
+ * @example
+ * ```ts
+ * let calls = 0;
+ * const len = perKey((k) => (calls++, k.length), 16);
+ * len("token") + len("token"); // 10, and calls is 1
+ * ```
+ */
+export function perKey<T>(f: (key: string) => T, max: number): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    const hit = known.get(key);
+    if (hit !== undefined) return hit;
+    const answer = f(key);
+    if (known.size >= max) known.clear();
+    known.set(detached(key), answer);
+    return answer;
+  };
+}
+const classifiedByKey = perKey(classify, 8192);
+const negatedByKey = perKey(negated, 4096);
 
 /** keyText's table: a key read before, by the top bits of a hash of its code units (direct-mapped). */
 const KEY_SLOT_BITS = 12;
@@ -206,12 +225,7 @@ export function keyText(s: string, u: Uint16Array, from: number, to: number): st
  * ```
  */
 export function classifyKey(key: string): KeyClass | null {
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const res = classify(key);
-  if (cache.size > 8192) cache.clear();
-  cache.set(detached(key), res);
-  return res;
+  return classifiedByKey(key);
 }
 
 function classify(key: string): KeyClass | null {
@@ -581,7 +595,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // mixed case and digits, high entropy (hex digests and ids stay).
   if (strict && !(n >= 20 && n <= 512 && /^[A-Za-z0-9+/=_.~-]+$/.test(v) && (m & LOWER) !== 0 && (m & UPPER) !== 0 && (m & DIGIT) !== 0 && entropy(v) >= Math.min(4.0, Math.log2(n) * 0.9))) return false;
   if ((m & BRACKET) !== 0 && v.includes("[REDACTED")) return false;
-  if (opensWith(REFERENCE_FIRST, v) && REFERENCE.test(v)) return false;
+  if (REFERENCE_FIRST.has(v.charCodeAt(0)) && REFERENCE.test(v)) return false;
   // Interpolation anywhere (`Bearer ${token}`, `{{ .Values.x }}`, `$(cat f)`) is code, not a literal.
   if ((m & (DOLLAR | BRACE | PERCENT)) !== 0 && /\$\{|\{\{|\$\(|%\(\w+\)s/.test(v)) return false;
   // Lower-cased only where a comparison can hold: lower-casing never shortens a string (`İ` lengthens),
@@ -620,7 +634,7 @@ export function plausibleSecret(v: string, password: boolean, keyName = "", stri
   // A version (`13.1.0`, `^4.2`, `v1.2.3-rc.1`): a package key that ends in "…password" names a package.
   if ((m & DOT) !== 0 && (m & DIGIT) !== 0 && /^[v^~]?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][\w.]{1,20})?$/.test(v)) return false;
   // A quoted key name, not a value (`tokenKey = ":_authToken"`).
-  if (opensWith(KEY_NAME_FIRST, v) && /^[:_.]+[a-z]+(?:[A-Z][a-z]+)*$/.test(v)) return false;
+  if (KEY_NAME_FIRST.has(v.charCodeAt(0)) && /^[:_.]+[a-z]+(?:[A-Z][a-z]+)*$/.test(v)) return false;
   // PLACEHOLDER is the last test on either side: it is the dearest (an unanchored alternation of
   // thirty words, either case) and rarely says no, so the values the others turn away never meet it.
   if (password) {
@@ -709,23 +723,12 @@ const PROSE_CHARS = LOWER | UPPER | NON_ASCII | SPACE | APOSTROPHE | DOT | COLON
 /** What closes a bracketed placeholder: `>`, `]`, `}`. */
 const CLOSER = ANGLE | BRACKET | BRACE;
 /** First characters REFERENCE can match at: `< $ % { ! & *` and the first letters of its words. */
-const REFERENCE_FIRST = firstChars("<$%{!&*piogSEesvar");
+const REFERENCE_FIRST = new UnitSet("<$%{!&*piogSEesvar");
 /** First characters of `/^[:_.]+/`. */
-const KEY_NAME_FIRST = firstChars(":_.");
+const KEY_NAME_FIRST = new UnitSet(":_.");
 /** The longest of SIMPLE_WORDS. */
 const SIMPLE_WORD_LONGEST = Math.max(...[...SIMPLE_WORDS].map((w) => w.length));
 
-/** A table of ASCII characters for opensWith. */
-function firstChars(chars: string): Uint8Array {
-  const t = new Uint8Array(128);
-  for (const ch of chars) t[ch.charCodeAt(0)] = 1;
-  return t;
-}
-/** Whether `v`'s first character is one of `table`'s. */
-const opensWith = (table: Uint8Array, v: string): boolean => {
-  const c = v.charCodeAt(0);
-  return c < 128 && table[c] === 1;
-};
 
 /** `/^(.)\1*$/`: one code unit repeated, and not a line break (`.` matches none). */
 function oneUnitRepeated(v: string): boolean {
@@ -739,8 +742,7 @@ function oneUnitRepeated(v: string): boolean {
 function maskLike(v: string, m: number): boolean {
   // Unicode spaces (`\s` past ASCII) are the regex's to judge.
   if ((m & NON_ASCII) !== 0) return /^[x*0#.\s-]+$/i.test(v);
-  for (let i = 0; i < v.length; i++) if (MASK_CHARS[v.charCodeAt(i)] !== 1) return false;
+  for (let i = 0; i < v.length; i++) if (!MASK_CHARS.has(v.charCodeAt(i))) return false;
   return true;
 }
-const MASK_CHARS = new Uint8Array(128);
-for (const ch of "xX*0#.-\t\n\v\f\r ") MASK_CHARS[ch.charCodeAt(0)] = 1;
+const MASK_CHARS = new UnitSet("xX*0#.-\t\n\v\f\r ");

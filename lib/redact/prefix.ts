@@ -17,6 +17,23 @@ export const LB = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))`;
 /** Right boundary: not followed by a word character. */
 export const RB = String.raw`(?![A-Za-z0-9_])`;
 
+/**
+ * A RegexRuleOpts `group` for a pattern whose alternatives hold the secret
+ * in different groups (single-quoted, double-quoted, bare): the first of
+ * `groups` that took part in the match, or the last.
+ *
+ * @example
+ * ```ts
+ * firstMatched(1, 2)(/(?:'(\w+)'|"(\w+)")/.exec('"x"')!); // 2
+ * ```
+ */
+export const firstMatched =
+  (...groups: number[]) =>
+  (m: RegExpExecArray): number => {
+    for (let k = 0; k < groups.length - 1; k++) if (m[groups[k]!] !== undefined) return groups[k]!;
+    return groups[groups.length - 1]!;
+  };
+
 export interface RegexRuleOpts {
   /** Chars before the keyword where the match starts (keyword inside the token). */
   readonly back?: number;

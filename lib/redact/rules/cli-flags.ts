@@ -7,7 +7,7 @@
  * its command: `-p` alone is a port, a path or a parent.
  */
 import { plausibleSecret } from "../keys.ts";
-import { regexRule, type RegexRuleOpts } from "../prefix.ts";
+import { firstMatched, regexRule, type RegexRuleOpts } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
@@ -124,11 +124,11 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // ansible-vault encrypt_string 'X': the argument is the secret it encrypts
   ["password", ["encrypt_string "], String.raw`encrypt_string(?:[ \t]{1,5}(?:--(?:vault-id|vault-password-file|encrypt-vault-id)[ =][^\s'"]{1,200}|--ask-vault-pass(?:word)?|-J)){0,3}[ \t]{1,5}(?:'([^'\n]{1,1024})'|"([^"\n\\$]{1,1024})"|([^\s'"\\$-][^\s'"\\]{0,1023}))`, {
-    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // mysqladmin … password 'NEW': the subcommand's argument is the account's new password
   ["password", ["mysqladmin "], String.raw`mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
-    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // Oracle's user/password@connect: sqlplus scott/X@orcl, and the tools that log on the same way
   ["password", ["sqlplus ", "impdp ", "expdp ", "sqlldr ", "rman "], String.raw`\b(?:sqlplus|impdp|expdp|sqlldr|rman)(?:[ \t]{1,5}-[A-Za-z]{1,10})*[ \t]{1,5}(?:userid=|target[ \t]{1,5})?["']?[A-Za-z][\w$#]{0,63}/([^\s@/'"\\]{1,128})(?=@|["']?(?:[ \t]|\r?\n|$))`, {
@@ -136,7 +136,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // macOS keychain: security add-generic-password … -w X (add-internet-password alike)
   ["password", [" -w "], String.raw`(?<=\bsecurity[ \t]{1,5}add-(?:generic|internet)-password\b[^\n]{0,200}) -w[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
-    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-password"], within: 230 },
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-password"], within: 230 },
   }],
   // A password hashed on the command line: openssl passwd [-1|-5|-6|-salt S] X, mkpasswd [-m M] X
   ["password", ["openssl passwd", "mkpasswd "], String.raw`\b(?:openssl[ \t]{1,5}passwd|mkpasswd)((?:[ \t]{1,5}-(?:[156]|apr1|aixmd5|crypt|stdin|noverify|quiet|table|reverse|salt[ \t]{1,5}\S{1,64}|m[ \t]{1,5}[\w-]{1,32}|-method[= ][\w-]{1,32}|S[ \t]{1,5}\S{1,64}|R[ \t]{1,5}\d{1,9}))*)[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|-][^\s'"\\]{0,255}))`, {
@@ -144,7 +144,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // An Ansible inventory's or `-e`'s connection passwords: `web1 ansible_host=… ansible_password=X`, always literals there
   ["password", ["ansible_password=", "ansible_ssh_pass=", "ansible_ssh_password=", "ansible_become_pass=", "ansible_become_password="], String.raw`ansible_(?:ssh_|become_)?pass(?:word)?=(?:'([^'\n]{1,256})'|"([^"\n\\]{1,256})"|([^\s'"\\]{1,256}))`, {
-    priority: 2, group: (m) => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3), accept: (v) => plausibleSecret(v, true),
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // kubectl create secret generic --from-literal=key=value
   ["k8s-secret", ["--from-literal="], String.raw`--from-literal=["']?[A-Za-z0-9_.-]{1,253}=([^\s"'\\]{1,4096})`, {

@@ -13,7 +13,7 @@
  * 'woocommerce')`), so the function has to say the pair is a setting.
  */
 import { classifyKey, isAsciiLetter, isKeyChar, lastLetters, plausibleSecret } from "../keys.ts";
-import { regexRule } from "../prefix.ts";
+import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 /** A quoted literal: group `n` holds a single-quoted one's inside, `n + 1` a double-quoted one's. */
@@ -38,7 +38,7 @@ const CALL_ARG = String.raw`(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[A-Za-z_][\w.]{0,
 const codeLiteralPassword = (v: string): boolean => v.length >= 6 && plausibleSecret(v, true);
 
 /** The value of a name-then-value match: group 2 single-quoted, 3 double-quoted, 4 bare. */
-const pairValue = (m: RegExpExecArray): number => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
+const pairValue = firstMatched(2, 3, 4);
 
 /** A conversion in a printf format (`%%` is a literal percent): flags, width, precision, letter. */
 const CONVERSION = /%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?([a-zA-Z]))/g;
@@ -121,7 +121,7 @@ export const SETTER_RULES: readonly Rule[] = [
     {
       priority: 1,
       flags: "i",
-      group: (m) => (m[3] !== undefined ? 3 : 4),
+      group: firstMatched(3, 4),
       accept: (v, m) => plausibleUnder(m[1] ?? m[2] ?? "", v),
     },
   ),
@@ -132,7 +132,7 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`(?<![\w-])(?:setenv|set(?:[ \t]{1,4}-[a-zA-Z]{1,4}){1,3})[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}${literalOrWord(4096)}`,
     {
       priority: 1,
-      group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
+      group: pairValue,
       accept: (v, m) => plausibleUnder(m[1]!, v),
     },
   ),
@@ -163,7 +163,7 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`\b(?:aws[ \t]{1,4}configure[ \t]{1,4}set|(?:npm|pnpm|yarn)[ \t]{1,4}config[ \t]{1,4}set|git[ \t]{1,4}config)(?:[ \t]{1,4}--[\w-]{1,20}(?:=[^\s'"]{1,200}|[ \t]{1,4}(?!-)[^\s'"]{1,200}(?=[ \t]{1,4}[\w/.:@-]{1,200}[ \t]))?)*[ \t]{1,4}((?:[\w.@-]|//[^\s:'"]{1,200}/:)[\w.:@/-]{0,199})[ \t]{1,4}(?:'([^'\n\\]{1,4096})'|"([^"\n\\]{1,4096})"|([^\s'"\\;|&$]{1,4096})(?=[\s;|&#]|$))`,
     {
       priority: 1,
-      group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
+      group: pairValue,
       accept: (v, m) => plausibleUnder(m[1]!.replace(/^.*[/:.]/, ""), v, true),
     },
   ),
@@ -195,18 +195,18 @@ export const SETTER_RULES: readonly Rule[] = [
     "password",
     ["basicauth(", "digestauth(", "auth=(", "auth = (", ".login("],
     String.raw`(?:(?<=(?:^|[^\w])(?:HTTP)?)(?:Basic|Digest)Auth\(|(?<![\w.])auth[ \t]?=[ \t]?\(|\.login\()[ \t]*${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
-    { priority: 2, group: (m) => (m[1] !== undefined ? 1 : 2), accept: codeLiteralPassword },
+    { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
   regexRule(
     "password",
     ["set_password(", "create_user(", "create_superuser("],
     String.raw`(?:(?<=\.)set_password\(|(?<!\w)create_(?:super)?user\([ \t]*${CALL_ARG}[ \t]*,[ \t]*${CALL_ARG}[ \t]*,)[ \t]*${literal(1024)}[ \t]*[,)]`,
-    { priority: 2, group: (m) => (m[1] !== undefined ? 1 : 2), accept: codeLiteralPassword },
+    { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
     priority: 2,
     flags: "i",
-    group: (m) => (m[1] !== undefined ? 1 : 2),
+    group: firstMatched(1, 2),
     accept: (v) => plausibleSecret(v, true),
   }),
 ];
