@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, isAsciiLetter, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 
 const KEY_MAX = 96;
@@ -36,6 +36,7 @@ const CORE_TAG = /^!!(?:str|binary)$/;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 /** `${NAME:default}` or `${NAME:-default}`, the whole value: the default in group 1. */
 const DEFAULT_AFTER_REF = /\$\{[A-Za-z_][\w.-]{0,95}:-?([^{}$\s][^{}\n]{0,4095})\}(?=["'`\s;,]|$)/y;
+const GO_MYSQL_DSN = /^[\w.$-]{0,64}:[^\s:@"'\x60/\\]{1,256}@(?:tcp[46]?|unix|udp)\(/;
 /** TYPE_WORD's longest word (`Optional[str]`): a longer value skips the regex. */
 const TYPE_WORD_LONGEST = 13;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
@@ -244,9 +245,6 @@ function nextNameUnit(s: string, i: number): number {
 const NAME_UNIT = new Uint8Array(128);
 for (let c = 48; c <= 57; c++) NAME_UNIT[c] = c;
 for (let c = 97; c <= 122; c++) NAME_UNIT[c] = NAME_UNIT[c - 32] = c;
-const HEADER_KEY = /header(?:_?name)?$/i;
-/** `X-Api-Key`, `Authorization`, `X-AUTH-TOKEN`: what HTTP header names look like. */
-const HEADER_NAME = /^(?:X-)?[A-Z][A-Za-z]+(?:-[A-Z][A-Za-z]+)*$/;
 /** A name's letters and digits, lower case (`DB-Password` and `db_password` are one name). */
 const bareName = (x: string): string => x.toLowerCase().replace(NOT_NAME_UNITS, "");
 const NOT_NAME_UNITS = /[^a-z0-9]+/g;
@@ -599,11 +597,13 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   ctx.memo.kv = value.includes("=") || value.includes(":") ? b : Math.max(b, v.end);
   chargeReading(ctx, "kvRead", value.length);
   // A header's name under a key that says it holds one (`API_KEY_HEADER=X-Api-Key`): what is sent, not the secret.
-  if (isUpper(value.charCodeAt(0)) && HEADER_NAME.test(value) && HEADER_KEY.test(key)) return;
+  if (headerNameUnder(key, value)) return;
   // A bare value followed by an indexer or call (`password := match[1]`, `token = get(x)`): code.
   if (v.bare && (s[v.end] === "[" || s[v.end] === "(")) return;
   // A connection URL: the userinfo rule redacts only the password and keeps the host.
   if (value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
+  // So is Go's MySQL DSN, `user:password@tcp(host)/db` (connection.ts).
+  if (value.includes("@") && GO_MYSQL_DSN.test(value)) return;
   // A bare word is a reference in code (`password = userPassword`), but in an env file it is the
   // value itself (`DB_PASSWORD=CorrectHorseBattery`): an environment name opening its line, `=` right
   // after it, is judged as a quoted value is.

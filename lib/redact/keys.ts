@@ -214,6 +214,25 @@ export function keyText(s: string, u: Uint16Array, from: number, to: number): st
   return key;
 }
 
+const HEADER_KEY = /header(?:_?name)?$/i;
+/** `X-Api-Key`, `Authorization`, `X-AUTH-TOKEN`: what HTTP header names look like. */
+const HEADER_NAME = /^(?:X-)?[A-Z][A-Za-z]+(?:-[A-Z][A-Za-z]+)*$/;
+
+/**
+ * Whether `value` is a header's name under a key that says it holds one
+ * (`API_KEY_HEADER=X-Api-Key`): what is sent, not the secret.
+ *
+ * @example
+ * ```ts
+ * headerNameUnder("API_KEY_HEADER", "X-Api-Key"); // true
+ * headerNameUnder("API_KEY", "X-Api-Key"); // false
+ * ```
+ */
+export function headerNameUnder(key: string, value: string): boolean {
+  const c = value.charCodeAt(0);
+  return c >= 65 && c <= 90 && HEADER_NAME.test(value) && HEADER_KEY.test(key);
+}
+
 /**
  * Classifies a key name: a `KeyClass` when it labels a secret value.
  *

@@ -25,6 +25,7 @@ import { CONNECTION_RULES } from "./rules/connection.ts";
 import { ciMaskRule } from "./rules/ci-mask.ts";
 import { PROMPT_RULES } from "./rules/prompt.ts";
 import { SQL_RULES } from "./rules/sql.ts";
+import { ENV_DEFAULT_RULES } from "./rules/env-default.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -41,29 +42,8 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [ciMaskRule, "ci-mask"],
   ...PROMPT_RULES.map((r) => [r, "prompt"] as [Rule, string]),
   ...SQL_RULES.map((r) => [r, "sql"] as [Rule, string]),
+  ...ENV_DEFAULT_RULES.map((r) => [r, "env-default"] as [Rule, string]),
 ]);
 
-/** Every structural rule. */
-export const STRUCTURAL_RULES: readonly Rule[] = [
-  pemRule,
-  puttyRule,
-  urlUserinfoRule,
-  ...SIG_RULES,
-  authzRule,
-  bearerRule,
-  cookieRule,
-  ...CLI_RULES,
-  awsPairRule,
-  k8sSecretRule,
-  dockerAuthRule,
-  afterVerbRule,
-  printedRule,
-  labelLineRule,
-  aloneLineRule,
-  ...STDIN_RULES,
-  ...SETTER_RULES,
-  ...CONNECTION_RULES,
-  ciMaskRule,
-  ...PROMPT_RULES,
-  ...SQL_RULES,
-];
+/** Every structural rule, in the order above (the order their finds are listed in). */
+export const STRUCTURAL_RULES: readonly Rule[] = [...STRUCTURAL_NAMES.keys()];

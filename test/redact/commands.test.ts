@@ -89,6 +89,10 @@ describe("flags only one command gives a password's meaning", () => {
     `psexec \\\\host -u admin -p ${S} cmd\n`,
     `schtasks /create /tn nightly /ru admin /rp ${S} /tr backup.cmd\n`,
     `net use \\\\srv\\share ${S} /user:me\n`,
+    `mosquitto_passwd -b /etc/mosquitto/passwd admin ${S}\n`,
+    `xfreerdp /u:admin /p:${S} /v:10.0.0.5\n`,
+    `xfreerdp3 /v:host "/p:${S}" /cert:ignore\n`,
+    `dotnet nuget add source https://nuget.example.com/v3/index.json -n corp -u admin -p ${S} --store-password-in-clear-text\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -110,6 +114,8 @@ describe("flags only one command gives a password's meaning", () => {
     "net use \\\\srv\\share /user:me\nnet use Z: \\\\srv\\share /persistent:yes\nnet use \\\\srv\\share * /user:me\n",
     "schtasks /create /tn x /ru SYSTEM /tr x\npsexec \\\\host cmd\n",
     "openssl rand -hex 32\nsqlcmd -S db -E -Q 'select 1'\nuseradd -m bob\n",
+    "mosquitto_passwd -c /etc/mosquitto/passwd admin\nxfreerdp /u:admin /v:10.0.0.5 /p:$RDP_PASSWORD\n",
+    "dotnet nuget add source https://nuget.example.com/v3/index.json -n corp\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
   ]) {
@@ -519,6 +525,10 @@ describe("a name and its value as two arguments: the name says the value is a se
     `doppler secrets set DB_PASSWORD ${W}\n`,
     `dotnet user-secrets set "Db:Password" "${W}"\n`,
     `gh variable set DB_PASSWORD --body ${W}\n`,
+    `wp config set DB_PASSWORD '${W}'\n`,
+    `Set-Variable -Name DbPassword -Value "${W}"\n`,
+    `New-Variable -Name ApiToken -Value '${W}'\n`,
+    `Set-Variable DbPassword ${W}\n`,
   ]) {
     test(input.trim().split("\n").join(" | "), () => onlySecretGoes(input, W));
   }
@@ -528,6 +538,9 @@ describe("a name and its value as two arguments: the name says the value is a se
     'setx PATH "%PATH%;C:\\bin"\n',
     "doppler secrets set LOG_LEVEL debug\n",
     "gh variable set APP_ENV --body production\n",
+    "wp config set WP_DEBUG true --raw\n",
+    "Set-Variable -Name Count -Value 5\n",
+    "Set-Variable -Name DbPassword -Value $pw\n",
     `the env DB_PASSWORD ${W}\n`,
     "#!/usr/bin/env node\n",
   ]) {
@@ -545,6 +558,10 @@ describe("calls whose signature says which argument is a password, given as a li
     `user.set_password("${W}")\n`,
     `User.objects.create_superuser("admin", "admin@example.com", "${W}")\n`,
     `User.objects.create_user(username, email, "${W}")\n`,
+    `Connection c = DriverManager.getConnection(url, "app", "${W}");\n`,
+    `$pdo = new PDO($dsn, 'app', '${W}');\n`,
+    `$db = new mysqli("localhost", "app", "${W}", "appdb");\n`,
+    `$link = mysqli_connect('localhost', 'app', '${W}');\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input, W));
   }
@@ -554,6 +571,67 @@ describe("calls whose signature says which argument is a password, given as a li
     'HTTPBasicAuth(user, "password")\n',
     'page.login("Sign in", "Welcome back")\n',
     'recreate_user(a, b, "CorrectHorseBattery")\n',
+    "Connection c = DriverManager.getConnection(url, user, password);\n",
+    "$pdo = new PDO($dsn, $user, $pass);\n",
+    '$pdo = new PDO("sqlite:app.db", null, null);\n',
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("the default of a secret-named environment read", () => {
+  for (const input of [
+    `password = os.getenv("DB_PASSWORD", "${W}")\n`,
+    `SECRET_KEY = os.environ.get('SECRET_KEY', '${W}')\n`,
+    `SECRET_KEY = os.environ.get("SECRET_KEY") or "${W}"\n`,
+    `const pw = process.env.DB_PASSWORD || "${W}";\n`,
+    `const pw = process.env["DB_PASSWORD"] ?? '${W}';\n`,
+    `const key = import.meta.env.VITE_API_KEY || \`${W}\`;\n`,
+    `const pw = Deno.env.get("DB_PASSWORD") ?? "${W}";\n`,
+    `db_password = ENV.fetch("DB_PASSWORD") { "${W}" }\n`,
+    `db_password = ENV.fetch("DB_PASSWORD", "${W}")\n`,
+    `token = ENV["API_TOKEN"] || "${W}"\n`,
+    `    'password' => env('DB_PASSWORD', '${W}'),\n`,
+    `let pw = env::var("DB_PASSWORD").unwrap_or_else(|_| "${W}".into());\n`,
+    `var pw = Environment.GetEnvironmentVariable("DB_PASSWORD") ?? "${W}";\n`,
+    `val pw = System.getenv("DB_PASSWORD") ?: "${W}"\n`,
+    `String pw = System.getenv().getOrDefault("DB_PASSWORD", "${W}");\n`,
+    `SECRET_KEY = config("SECRET_KEY", default="${W}")\n`,
+    `pw := getEnv("DB_PASSWORD", "${W}")\n`,
+    `config :app, password: System.get_env("DB_PASSWORD", "${W}")\n`,
+    `ansible_password: "{{ db_password | default('${W}') }}"\n`,
+    `password: {{ lookup('env', 'DB_PASSWORD') | default('${W}') }}\n`,
+    `password: {{ .Values.db.password | default "${W}" | quote }}\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    'port = os.getenv("PORT", "5432")\n',
+    'host = process.env.DB_HOST || "localhost"\n',
+    'pw = os.getenv("DB_PASSWORD", "")\n',
+    'pw = os.getenv("DB_PASSWORD", "changeme")\n',
+    "pw = process.env.DB_PASSWORD || defaultPassword\n",
+    'url = process.env.TOKEN_URL || "https://auth.example.com/token"\n',
+    'header = process.env.API_KEY_HEADER || "X-Api-Key"\n',
+    'mode = process.env.AUTH_MODE || "basic"\n',
+    'k = os.environ.get("GITHUB_TOKEN", os.environ.get("GH_TOKEN"))\n',
+    "{{ title | default('Home') }}\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("Go's MySQL DSN: the password between the user and @tcp(", () => {
+  for (const input of [
+    `db, err := sql.Open("mysql", "app:${W}@tcp(db:3306)/app?parseTime=true")\n`,
+    `DSN=root:${W}@unix(/var/run/mysqld/mysqld.sock)/app\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, name)\n',
+    'dsn := "${DB_USER}:${DB_PASS}@tcp(db)/app"\n',
+    "root:@tcp(127.0.0.1:3306)/test\n",
   ]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }

@@ -57,6 +57,12 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["redis prompts of AUTH: 6379> AUTH 6379> AUTH …", fill("6379> AUTH ")],
     ["fish set flags with no name: set -x set -x …", fill("set -x ")],
     ["environment pairs, every one a find: DB_PASSWORD=Word DB_PASSWORD=Word …", fill(" DB_PASSWORD=CorrectHorse")],
+    // Environment reads' defaults, a template's default filter, Go's DSN (rules/env-default.ts, connection.ts).
+    ["secret-named reads with no default: process.env.DB_PASSWORD || process.env.DB_PASSWORD || …", fill("process.env.DB_PASSWORD || ")],
+    ["getenv calls nested in their own default: getenv('API_TOKEN', getenv('API_TOKEN', …", fill("getenv('API_TOKEN', ")],
+    ["template default filters with no value: {{ db_password | default {{ …", fill("{{ db_password | default ")],
+    ["DSN protocols after long userinfo: u:xxxx…@tcp(", fill(`u:${"x".repeat(300)}@tcp(`)],
+    ["PowerShell variables with no value: Set-Variable -Name DbPassword …", fill("Set-Variable -Name DbPassword ")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

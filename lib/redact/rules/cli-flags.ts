@@ -2,8 +2,8 @@
  * Secrets passed on command lines: `curl -u`, `.netrc`, `mysql -p`,
  * `redis-cli -a`, a registry login's `-p`, `--from-literal`, `sshpass -p`,
  * archive passwords (`zip -P`, `7z -p`), `ldapsearch -w`, `smbclient -U
- * user%pass`, `htpasswd -b`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
- * `sqlplus user/X@db`. Each flag counts only after
+ * user%pass`, `htpasswd -b`, `mosquitto_passwd -b`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
+ * `sqlplus user/X@db`, FreeRDP's `/p:X`, `dotnet nuget add source -p X`. Each flag counts only after
  * its command: `-p` alone is a port, a path or a parent.
  */
 import { plausibleSecret } from "../keys.ts";
@@ -55,6 +55,18 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true),
     // With -b the password is an argument: the third after the flags, or the second with -n (no file); no group without -b.
     group: (m) => (!/b/.test(m[1]!) ? -1 : /n/.test(m[1]!) ? 3 : 4),
+  }],
+  // mosquitto_passwd -b FILE USER SECRET
+  ["password", ["mosquitto_passwd "], String.raw`mosquitto_passwd(?:[ \t]{1,5}-[A-Za-z]{1,3})*?[ \t]{1,5}-b[ \t]{1,5}[^\s-]\S{0,254}[ \t]{1,5}\S{1,64}[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
+  }],
+  // FreeRDP's Windows-style switches: xfreerdp /u:USER /p:SECRET
+  ["password", [" /p:", ' "/p:'], String.raw`(?<=\b(?:x|wl|sdl-)?freerdp3?\b[^\n]{0,200}) "?/p:(?:'([^'\n]{1,256})'|([^\s'"\\]{1,256}))`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), group: firstMatched(1, 2), near: { words: ["freerdp"], within: 200 + "sdl-freerdp3".length },
+  }],
+  // dotnet nuget add|update source … -p SECRET
+  ["password", [" -p "], String.raw`(?<=\bdotnet[ \t]{1,5}nuget[ \t]{1,5}(?:add|update)[ \t]{1,5}source\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["nuget"], within: 220 },
   }],
   // sqlcmd/bcp/osql/isql -P SECRET (SQL Server's tools)
   ["password", [" -p "], String.raw`(?<=\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,200}) -P[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {

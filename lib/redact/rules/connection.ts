@@ -5,7 +5,9 @@
  * that separates a connection string's pairs says what it is), and a
  * `.pgpass` line, `host:port:database:user:password`, where only the place
  * names the field; a libpq connection string's `password=` among its
- * `host=`, `user=` and `dbname=` pairs; and a `;`-separated one's `Password=`.
+ * `host=`, `user=` and `dbname=` pairs; a `;`-separated one's `Password=`;
+ * and Go's MySQL DSN, `user:password@tcp(host:3306)/db`, a userinfo with no
+ * scheme before it (so the URL rule never reads it).
  */
 import { plausibleSecret, UnitSet } from "../keys.ts";
 import { regexRule } from "../prefix.ts";
@@ -171,5 +173,11 @@ export const CONNECTION_RULES: readonly Rule[] = [
   regexRule("password", [":5432:", ":5433:", ":6432:", ":*:"], String.raw`(?<=(?:^|\n)[A-Za-z0-9.*_\[\]-]{1,253})(?::(?:5432|5433|6432|\*)):(?:[^:\s\\]|\\.){1,63}:(?:[^:\s\\]|\\.){1,63}:((?:[^:\s\\]|\\.){1,256})(?=\r?\n|$)`, {
     priority: 2,
     accept: (v) => plausibleSecret(v.replaceAll("\\:", ":"), true),
+  }),
+  // go-sql-driver/mysql: `user:password@tcp(host:3306)/db`, `@unix(/run/mysqld.sock)/db`; the password
+  // is read behind the protocol, up to the user's colon (`%s` and `${DB_PASS}` are templates).
+  regexRule("password", ["@tcp(", "@tcp4(", "@tcp6(", "@unix(", "@udp("], String.raw`(?<=(?:^|[\s"'\x60=(,])[\w.$-]{0,64}:([^\s:@"'\x60/\\]{1,256}))@(?:tcp[46]?|unix|udp)\(`, {
+    priority: 2,
+    accept: (v) => plausibleSecret(v, true),
   }),
 ];

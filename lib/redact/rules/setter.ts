@@ -7,7 +7,8 @@
  * PowerShell's `ConvertTo-SecureString "x" -AsPlainText`, a sensitive `terraform output -json`
  * value, a name and its value as two arguments (Dockerfile's `ENV NAME value`, `setx NAME value`,
  * `doppler secrets set NAME value`), a literal passed where a call's signature takes a password
- * (`HTTPBasicAuth("u", "x")`, `smtp.login(u, "x")`), and a `printf` whose format names what
+ * (`HTTPBasicAuth("u", "x")`, `smtp.login(u, "x")`, JDBC's `getConnection(url, "u", "x")`, PHP's
+ * `new PDO($dsn, "u", "x")`), and a `printf` whose format names what
  * it fills (`printf 'DB_PASSWORD=%s\n' x >> .env`). Only these setters: a quoted key
  * then a quoted value is also every translation call (`__('Password',
  * 'woocommerce')`), so the function has to say the pair is a setting.
@@ -169,7 +170,8 @@ export const SETTER_RULES: readonly Rule[] = [
   ),
   // A name then its value as two arguments, where the key/value rule sees no `=`: Dockerfile's legacy
   // `ENV NAME value` (the rest of the line), Windows' `setx NAME value`, `netlify env:set NAME value`,
-  // `doppler secrets set NAME value`, `dotnet user-secrets set "Db:Password" value` and `gh variable set
+  // `doppler secrets set NAME value`, `dotnet user-secrets set "Db:Password" value`, WP-CLI's `wp config set
+  // DB_PASSWORD value`, PowerShell's `Set-Variable -Name DbPassword -Value x` and `gh variable set
   // NAME --body value` (a variable, not a secret, by GitHub's design: only its name can say so).
   regexRule("password", ["env "], String.raw`(?<=(?:^|\n)[ \t]{0,8})ENV[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}(?:${literal(4096)}|([^\s'"\\$][^\n\\$]{0,4095}?))[ \t]*(?=\r?\n|$)`, {
     priority: 1,
@@ -178,8 +180,14 @@ export const SETTER_RULES: readonly Rule[] = [
   }),
   regexRule(
     "password",
-    ["setx ", "env:set ", "secrets set ", "user-secrets set "],
-    String.raw`(?:(?<![\w-])setx|(?<=\bnetlify[ \t]{1,4})env:set|(?<=\bdoppler[ \t]{1,4})secrets[ \t]{1,4}set|(?<=\bdotnet[ \t]{1,4})user-secrets[ \t]{1,4}set)[ \t]{1,4}"?([A-Za-z_][\w:.-]{0,95})"?[ \t]{1,4}${literalOrWord(4096)}`,
+    ["setx ", "env:set ", "secrets set ", "user-secrets set ", "config set "],
+    String.raw`(?:(?<![\w-])setx|(?<=\bnetlify[ \t]{1,4})env:set|(?<=\bdoppler[ \t]{1,4})secrets[ \t]{1,4}set|(?<=\bdotnet[ \t]{1,4})user-secrets[ \t]{1,4}set|(?<=\bwp[ \t]{1,4})config[ \t]{1,4}set)[ \t]{1,4}"?([A-Za-z_][\w:.-]{0,95})"?[ \t]{1,4}${literalOrWord(4096)}`,
+    { priority: 1, flags: "i", group: pairValue, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
+  ),
+  regexRule(
+    "password",
+    ["set-variable ", "new-variable "],
+    String.raw`(?:Set|New)-Variable(?:[ \t]{1,4}-Name)?[ \t]{1,4}['"]?([A-Za-z_]\w{0,95})['"]?(?:[ \t]{1,4}-Value)?[ \t]{1,4}${literalOrWord(4096)}`,
     { priority: 1, flags: "i", group: pairValue, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
   ),
   regexRule(
@@ -201,6 +209,14 @@ export const SETTER_RULES: readonly Rule[] = [
     "password",
     ["set_password(", "create_user(", "create_superuser("],
     String.raw`(?:(?<=\.)set_password\(|(?<!\w)create_(?:super)?user\([ \t]*${CALL_ARG}[ \t]*,[ \t]*${CALL_ARG}[ \t]*,)[ \t]*${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
+  ),
+  // JDBC's `DriverManager.getConnection(url, "u", "x")`, PHP's `new PDO($dsn, 'u', 'x')`, `new mysqli('h', 'u', 'x')`,
+  // `mysqli_connect('h', 'u', 'x')`: the third argument.
+  regexRule(
+    "password",
+    ["getconnection(", "pdo(", "mysqli(", "mysqli_connect(", "mysql_connect("],
+    String.raw`(?:(?<=DriverManager\.)getConnection|(?<=new[ \t]{1,4}\\?)(?:PDO|mysqli)|mysqli?_connect)\([ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
