@@ -414,12 +414,15 @@ function propertiesLine(s: string, keyStart: number, keyEnd: number, value: stri
   const key = s.slice(keyStart, keyEnd);
   if (PROPERTIES_KEY.test(key)) return true;
   // A camelCase key (`ossrhPassword`, `sonatypePassword`: what gradle.properties holds credentials
-  // under) reads as a variable in code, so it counts only in a block of such lines: the nearest line
-  // above or below with anything on it is an unindented `key=value` too.
-  return CAMEL_KEY.test(key) && (PROPERTY_PAIR.test(lineText(s, ...lineAbove(s, lineStart))) || PROPERTY_PAIR.test(lineText(s, ...lineBelow(s, valueEnd))));
+  // under) or a snake_case one (hostapd.conf's `wpa_passphrase`) reads as a variable in code, so it
+  // counts only in a block of such lines: the nearest line above or below with anything on it is an
+  // unindented `key=value` too.
+  return (CAMEL_KEY.test(key) || SNAKE_KEY.test(key)) && (PROPERTY_PAIR.test(lineText(s, ...lineAbove(s, lineStart))) || PROPERTY_PAIR.test(lineText(s, ...lineBelow(s, valueEnd))));
 }
 /** `ossrhPassword`, `signingKeyPassword`: lower-case, then capitalised words. */
 const CAMEL_KEY = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
+/** `wpa_passphrase`, `db_password`: lower-case words joined by `_` (hostapd.conf, a shell script's assignments). */
+const SNAKE_KEY = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** A properties file's line: an unindented key, `=` right after it, a value or nothing. */
 const PROPERTY_PAIR = /^[A-Za-z][\w.-]{0,95}=(?:[^\s=]|\r?$)/;
 /** The nearest line above the one starting at `lineStart` that holds something but a comment (its start and end), or an empty span. */
@@ -699,11 +702,33 @@ function namedLiteral(ctx: ScanCtx, key: string, keyStart: number, keyEnd: numbe
   }
   const sep = s.charCodeAt(keyEnd);
   if (grepSettingsLine(s, keyStart, keyEnd, v.end)) return true;
+  if (commentValue(s, keyStart, v.end, value)) return true;
   if (sep === 58) return yamlValueLine(ctx, keyStart, keyEnd, v.end);
   if (sep === 61 && (envPair(s, key, keyStart, keyEnd, v.end) || propertiesLine(s, keyStart, keyEnd, value, v.end))) return true;
   // An INI file spaces its `=` as often as not.
   return iniLine(s, keyStart, v.end, ctx.memo);
 }
+
+/**
+ * A password key in a comment, its value ending the line or the comment: `# admin password: Word`,
+ * `// password = Word`, `<!-- password: Word -->`, `ssh-copy-id bob@host  # password: Word`. A
+ * comment is written for people, so its word is the password, not a variable's name. A comment also
+ * describes (`# password: encrypted`, `# password: required`), so the word must read as made up: a
+ * digit or a capital inside it.
+ */
+function commentValue(s: string, keyStart: number, valueEnd: number, value: string): boolean {
+  if (!MADE_UP.test(value)) return false;
+  const lineStart = nearLineStart(s, keyStart, COMMENT_PREFIX_MAX);
+  if (lineStart < 0 || !COMMENT_BEFORE.test(s.slice(lineStart, keyStart))) return false;
+  let e = valueEnd;
+  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
+  return endsLine(s, e) || s.startsWith("-->", e) || s.startsWith("*/", e);
+}
+/** A comment's opener at its line's start, or after code and a space (`x = 1  # …`), then its words. */
+const COMMENT_BEFORE = /^(?:[ \t]*(?:#+|\/\/+|--|;+|<!--|\/\*+|\*|REM)|[^\n]*?[ \t](?:#|\/\/))(?:[ \t][^\n]*)?[ \t]$|^[ \t]*(?:#|\/\/|<!--|\/\*)$/;
+const COMMENT_PREFIX_MAX = 160;
+/** A digit, or a capital after the first character. */
+const MADE_UP = /\d|.[A-Z]/;
 
 /**
  * A line of `grep` output (`config/database.yml:12:  password: word`,
@@ -751,7 +776,7 @@ const ENV_AFTER = new UnitSet(" \t\r\n\"',;)]}&|");
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [
-  "pass", "pwd", "pw=", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
+  "pass", "pwd", "pw=", "psk", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
   "otp", "salt", "connection", "conn_", "connstr", "database", "db_", "webhook", "dockercfg", "dockerconfigjson",
 ];
 

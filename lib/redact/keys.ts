@@ -21,7 +21,7 @@ export interface KeyClass {
 // Terms that may end a longer word ("pgpassword", "githubtoken", "mysecret").
 const SUFFIX_TERMS = ["password", "passwd", "passphrase", "passcode", "token", "secret", "apikey", "credentials", "credential", "cookie"];
 // Terms that must start a word ("pass" in "bypass" or "auth" in "oauth" mean nothing).
-const WORD_TERMS = ["pass", "pwd", "auth", "authorization", "dsn", "jwt", "otp", "totp", "hotp", "salt", "creds", "session", "sessionid", "bearer", "privatekey", "accesskey", "secretkey", "accountkey", "signingkey", "encryptionkey", "masterkey", "sharedaccesskey", "authkey", "sessionkey", "apitoken", "dockerconfigjson", "dockercfg", "connectionstring", "webhook"];
+const WORD_TERMS = ["pass", "pwd", "psk", "auth", "authorization", "dsn", "jwt", "otp", "totp", "hotp", "salt", "creds", "session", "sessionid", "bearer", "privatekey", "accesskey", "secretkey", "accountkey", "signingkey", "encryptionkey", "masterkey", "sharedaccesskey", "authkey", "sessionkey", "apitoken", "dockerconfigjson", "dockercfg", "connectionstring", "webhook"];
 // Terms a short qualifier may be glued to (`dbpass`), and the qualifiers: not `bypass`, `compass`, `surpass`.
 const GLUED_TERMS = ["pass", "pwd"];
 const GLUED_QUALIFIERS = new Set(["db", "admin", "root", "user", "mysql", "pg", "psql", "redis", "smtp", "mail", "ftp", "sftp", "ldap", "sql", "bind", "vnc", "wifi", "app", "sa", "su", "sudo", "proxy", "rpc", "mongo", "amqp", "mq"]);
@@ -67,6 +67,11 @@ const EXACT_POS: Record<string, string> = {
   // HashiCorp Vault AppRole's SecretID is the credential (its RoleID is not): a UUID under this key goes.
   "secret_id": "vault-secret-id",
   "secretid": "vault-secret-id",
+  // Server settings that hold a password under a name of their own: Redis's `requirepass` and
+  // `masterauth`, OpenLDAP's `rootpw`.
+  "requirepass": "password",
+  "masterauth": "password",
+  "rootpw": "password",
 };
 
 /** Splits `xApiKey`, `X-API-Key`, `aws_secret_access_key` into lowercase words. */
@@ -81,7 +86,8 @@ export function keyWords(key: string): string[] {
 
 function kindFor(key: string, words: readonly string[], term: string): KeyClass {
   const j = words.join("_");
-  const isPw = /pass|pwd/.test(term);
+  // A Wi-Fi pre-shared key (`psk=`, `wpa_psk`) is the network's password.
+  const isPw = /pass|pwd|psk/.test(term);
   if (/aws/.test(j) && /secret/.test(j)) return { kind: "aws-secret-access-key", password: false };
   if (/aws/.test(j) && /session/.test(j) || /amz_security/.test(j)) return { kind: "aws-session-token", password: false };
   if (/secret_access_key|secretaccesskey/.test(j)) return { kind: "aws-secret-access-key", password: false };
@@ -253,7 +259,7 @@ function classify(key: string): KeyClass | null {
   if (words.length === 0) return null;
   const joined = words.join("_");
   // Own keys only: a key word like "constructor" must not find Object.prototype.
-  if (Object.hasOwn(EXACT_POS, joined)) return { kind: EXACT_POS[joined]!, password: false };
+  if (Object.hasOwn(EXACT_POS, joined)) return { kind: EXACT_POS[joined]!, password: EXACT_POS[joined] === "password" };
   if (words.length === 1 && EXACT_NEG.has(words[0]!)) return null;
   // Find the last word position carrying a term.
   for (let i = words.length - 1; i >= 0; i--) {

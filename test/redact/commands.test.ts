@@ -636,3 +636,72 @@ describe("Go's MySQL DSN: the password between the user and @tcp(", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("servers' own config lines: a directive, a space, the password", () => {
+  for (const input of [
+    `requirepass ${W}\n`,
+    `masterauth "${W}"\n`,
+    `127.0.0.1:6379> CONFIG SET requirepass ${W}\n`,
+    `rootpw ${W}\n`,
+    `    auth_pass ${W}\n`,
+    `    stats auth admin:${W}\n`,
+    `    user admin insecure-password ${W}\n`,
+    `poll mail.example.com protocol imap user "bob" password "${W}"\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "# requirepass foobared\n",
+    "the requirepass setting is optional\n",
+    "stats auth admin:$STATS_PW\n",
+    "masterauth <master-password>\n",
+    "user admin password $5$hash\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("a settings object's setter: key then value", () => {
+  for (const input of [
+    `System.setProperty("db.password", "${W}");\n`,
+    `props.put("password", "${W}");\n`,
+    `props.setProperty("mail.smtp.password", "${W}");\n`,
+    `config.set("database", "password", "${W}")\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    'props.put("password", password);\n',
+    'props.setProperty("mail.smtp.user", "alice");\n',
+    'headers.set("Accept", "application/json");\n',
+    'map.put("token", "Bearer");\n',
+    'config.set("database", "host", "db.internal")\n',
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("commands that take the secret by position or by a flag that says so", () => {
+  for (const input of [
+    `pulumi config set --secret dbPassword ${W}\n`,
+    `pulumi config set dbPassword ${W} --secret\n`,
+    `pulumi config set --stack dev --secret apiKey '${W}'\n`,
+    `grafana-cli admin reset-admin-password ${W}\n`,
+    `grafana cli --homepath /usr/share/grafana admin reset-admin-password ${W}\n`,
+    `echo -n 'bob:${W}' | base64\n`,
+    `curl -H "Authorization: Basic $(echo -n bob:${W} | base64)" https://api.example.com\n`,
+    `printf '%s' "bob:${W}" | openssl base64\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "pulumi config set aws:region us-east-1\n",
+    "pulumi config set --secret dbPassword\n",
+    "grafana-cli plugins install grafana-clock-panel\n",
+    'echo -n "$USER:$PASS" | base64\n',
+    "echo -n 'hello world' | base64\n",
+    "echo 'a:b:c' | cut -d: -f2\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

@@ -32,6 +32,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["certificate BEGIN lines and base64, no END", fill(`-----BEGIN CERTIFICATE-----\nMIIB${"A".repeat(60)}\n`)],
     ["private-key BEGIN lines with no END", fill("-----BEGIN RSA PRIVATE KEY-----\n")],
     ["keys whose values nest: token=token=…", fill("token=")],
+    ["Wi-Fi keys whose values nest: psk=psk=…", fill("psk=")],
     ["ARN-like colons: :secret::secret:…", fill(":secret:")],
     ["a password label chain", fill("password: ")],
     ["a Kubernetes Secret of thousands of data: lines", fill(`kind: Secret\n${"data:\n".repeat(16_000)}---\n`)],
@@ -63,6 +64,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["template default filters with no value: {{ db_password | default {{ …", fill("{{ db_password | default ")],
     ["DSN protocols after long userinfo: u:xxxx…@tcp(", fill(`u:${"x".repeat(300)}@tcp(`)],
     ["PowerShell variables with no value: Set-Variable -Name DbPassword …", fill("Set-Variable -Name DbPassword ")],
+    ["fetchmail poll lines with no password: poll x user bob password poll …", fill("poll x user bob password ")],
+    ["password comments, every line one: # password: Abc1", fill("# password: Abc1\n")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

@@ -879,3 +879,35 @@ describe("a reference's default is a literal: ${NAME:default}, ${NAME:-default}"
     test(`stays: ${text.trim()}`, () => expect(r.text(text)).toBe(text));
   }
 });
+
+describe("hostapd.conf and NetworkManager: a snake_case key's bare word in a block of settings lines; a Wi-Fi psk", () => {
+  test("hostapd.conf's wpa_passphrase goes, the rest stays", () => onlyTheWordGoes("interface=wlan0\nssid=home\nwpa=2\nwpa_passphrase=CorrectHorseBattery\n"));
+  test("a NetworkManager keyfile's psk goes", () => onlyTheWordGoes("[wifi-security]\nkey-mgmt=wpa-psk\npsk=CorrectHorseBattery\n"));
+  test("wpa_supplicant.conf's quoted psk goes", () => onlyTheWordGoes('network={\n    ssid="home"\n    psk="CorrectHorseBattery"\n}\n'));
+  for (const text of ["db_password=CorrectHorseBattery\n", "x = compute()\ndb_password=user_password\nprint(x)\n", "psk_identity=device42\nuse_psk=1\n"]) {
+    test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
+  }
+});
+
+describe("a password key in a comment: the word ending the line or the comment", () => {
+  for (const text of [
+    "# admin password: CorrectHorseBattery\n",
+    "ssh-copy-id bob@host  # password: CorrectHorseBattery\n",
+    "<!-- password: CorrectHorseBattery -->\n",
+    "// db password = CorrectHorseBattery\n",
+    "-- password: Hunter2Hunter2\n",
+  ]) {
+    test(text.trim(), () => onlyValueGoes(text, text.includes("Hunter2") ? "Hunter2Hunter2" : "CorrectHorseBattery"));
+  }
+  for (const text of [
+    "# password: required for login\n",
+    "# password: encrypted\n".replace("encrypted", "optional"),
+    "// password: string\n",
+    "  * @param password: Password to use\n",
+    "# Set password: yourPassword\n",
+    "# password: ${DB_PASSWORD}\n",
+    "let password: Password = p // typed\n",
+  ]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
+  }
+});

@@ -2,7 +2,7 @@
  * Secrets passed on command lines: `curl -u`, `.netrc`, `mysql -p`,
  * `redis-cli -a`, a registry login's `-p`, `--from-literal`, `sshpass -p`,
  * archive passwords (`zip -P`, `7z -p`), `ldapsearch -w`, `smbclient -U
- * user%pass`, `htpasswd -b`, `mosquitto_passwd -b`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
+ * user%pass`, `htpasswd -b`, `mosquitto_passwd -b`, `grafana-cli admin reset-admin-password`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
  * `sqlplus user/X@db`, FreeRDP's `/p:X`, `dotnet nuget add source -p X`. Each flag counts only after
  * its command: `-p` alone is a port, a path or a parent.
  */
@@ -55,6 +55,10 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true),
     // With -b the password is an argument: the third after the flags, or the second with -n (no file); no group without -b.
     group: (m) => (!/b/.test(m[1]!) ? -1 : /n/.test(m[1]!) ? 3 : 4),
+  }],
+  // grafana-cli admin reset-admin-password SECRET (and `grafana cli …`)
+  ["password", ["reset-admin-password "], String.raw`(?<=\bgrafana(?:-cli|[ \t]{1,4}cli)\b[^\n]{0,200}[ \t]admin[ \t]{1,4})reset-admin-password(?:[ \t]{1,4}--[\w-]{1,30}(?:=\S{1,200})?)*[ \t]{1,4}["']?([^\s'"\\$-][^\s'"\\]{0,255})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // mosquitto_passwd -b FILE USER SECRET
   ["password", ["mosquitto_passwd "], String.raw`mosquitto_passwd(?:[ \t]{1,5}-[A-Za-z]{1,3})*?[ \t]{1,5}-b[ \t]{1,5}[^\s-]\S{0,254}[ \t]{1,5}\S{1,64}[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {

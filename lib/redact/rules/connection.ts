@@ -6,11 +6,14 @@
  * `.pgpass` line, `host:port:database:user:password`, where only the place
  * names the field; a libpq connection string's `password=` among its
  * `host=`, `user=` and `dbname=` pairs; a `;`-separated one's `Password=`;
- * and Go's MySQL DSN, `user:password@tcp(host:3306)/db`, a userinfo with no
- * scheme before it (so the URL rule never reads it).
+ * Go's MySQL DSN, `user:password@tcp(host:3306)/db`, a userinfo with no
+ * scheme before it (so the URL rule never reads it); and servers' own config
+ * lines, a directive then a space then the password (redis.conf's
+ * `requirepass`, slapd.conf's `rootpw`, HAProxy's `stats auth`, a
+ * `.fetchmailrc` poll line's `password`).
  */
 import { plausibleSecret, UnitSet } from "../keys.ts";
-import { regexRule } from "../prefix.ts";
+import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
 /** Ends a bare `Pwd=` value (a braced one runs to its `}`). */
@@ -173,6 +176,27 @@ export const CONNECTION_RULES: readonly Rule[] = [
   regexRule("password", [":5432:", ":5433:", ":6432:", ":*:"], String.raw`(?<=(?:^|\n)[A-Za-z0-9.*_\[\]-]{1,253})(?::(?:5432|5433|6432|\*)):(?:[^:\s\\]|\\.){1,63}:(?:[^:\s\\]|\\.){1,63}:((?:[^:\s\\]|\\.){1,256})(?=\r?\n|$)`, {
     priority: 2,
     accept: (v) => plausibleSecret(v.replaceAll("\\:", ":"), true),
+  }),
+  // A server's config directive, name then a space then the password, alone on its line: redis.conf's
+  // `requirepass X` and `masterauth X` (and redis-cli's `CONFIG SET requirepass X`), slapd.conf's
+  // `rootpw X`, keepalived's `auth_pass X`.
+  regexRule("password", ["requirepass ", "masterauth ", "rootpw ", "auth_pass "], String.raw`(?<=(?:^|\n)[ \t]{0,8}(?:[^\s>]{0,64}>[ \t]{0,4})?(?:config[ \t]{1,4}set[ \t]{1,4})?)(?:requirepass|masterauth|rootpw|auth_pass)[ \t]{1,8}(?:"([^"\n]{1,256})"|([^\s"#][^\s]{0,255}))[ \t]*(?=\r?\n|$)`, {
+    priority: 2,
+    flags: "i",
+    group: firstMatched(1, 2),
+    accept: (v) => plausibleSecret(v, true),
+  }),
+  // HAProxy: `stats auth admin:X`, a userlist's `user admin insecure-password X`.
+  regexRule("password", ["stats auth ", "insecure-password "], String.raw`(?:(?<![\w-])stats[ \t]{1,8}auth[ \t]{1,8}[^\s:]{1,64}:|(?<=\buser[ \t]{1,8}\S{1,64}[ \t]{1,8})insecure-password[ \t]{1,8})(\S{1,256})`, {
+    priority: 2,
+    accept: (v) => plausibleSecret(v, true),
+  }),
+  // .fetchmailrc: `poll mail.example.com … user "bob" password "X"` (`pass` too).
+  regexRule("password", [" password ", " pass "], String.raw`(?<=\bpoll[ \t][^\n]{0,300}\buser(?:name)?[ \t]{1,4}(?:"[^"\n]{1,64}"|\S{1,64})[ \t]{0,3})[ \t](?:password|pass)[ \t]{1,4}(?:"([^"\n\\]{1,256})"|'([^'\n\\]{1,256})'|([^\s"']\S{0,255}))`, {
+    priority: 2,
+    group: firstMatched(1, 2, 3),
+    accept: (v) => plausibleSecret(v, true),
+    near: { words: ["poll"], within: 420 },
   }),
   // go-sql-driver/mysql: `user:password@tcp(host:3306)/db`, `@unix(/run/mysqld.sock)/db`; the password
   // is read behind the protocol, up to the user's colon (`%s` and `${DB_PASS}` are templates).

@@ -219,6 +219,21 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`(?:(?<=DriverManager\.)getConnection|(?<=new[ \t]{1,4}\\?)(?:PDO|mysqli)|mysqli?_connect)\([ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
+  // A settings object's setter, key then value: Java's `System.setProperty("db.password", "x")`,
+  // `props.put("password", "x")`, ConfigParser's `config.set("database", "password", "x")` (a section first).
+  regexRule(
+    "password",
+    [".setproperty(", ".put(", ".set("],
+    String.raw`\.(?:setProperty|put|set)\([ \t]*(?:(?:"[^"\n]{1,96}"|'[^'\n]{1,96}')[ \t]*,[ \t]*(?=["'][^"'\n]{1,96}["'][ \t]*,))?${literal(96)}[ \t]*,[ \t]*${literal(4096)}[ \t]*\)`,
+    { priority: 1, group: firstMatched(3, 4), accept: (v, m) => plausibleUnder(m[1] ?? m[2]!, v) },
+  ),
+  // `pulumi config set --secret NAME x` (or `--secret` last): the flag says it is a secret, whatever its name.
+  regexRule(
+    "password",
+    ["config set "],
+    String.raw`(?<=\bpulumi[ \t]{1,4})config[ \t]{1,4}set(?=[^\n]{0,300}?[ \t]--secret\b)(?:[ \t]{1,4}(?:--secret|--plaintext|--path|(?:--stack|-s|--cwd|-C|--config-file)(?:=|[ \t]{1,4})[^\s-]\S{0,199}))*[ \t]{1,4}([A-Za-z_][\w:.-]{0,95})[ \t]{1,4}(?:${literal(4096)}|([^\s'"\\;|&$-][^\s'"\\;|&$]{0,4095}))`,
+    { priority: 1, group: firstMatched(2, 3, 4), accept: (v) => plausibleSecret(v, true) },
+  ),
   regexRule("password", ["convertto-securestring"], String.raw`ConvertTo-SecureString[ \t]{1,5}(?:-String[ \t]{1,5})?${literal(1024)}`, {
     priority: 2,
     flags: "i",

@@ -2,7 +2,8 @@
  * A secret handed to a command on its standard input, the way a careful
  * script passes one to keep it out of `ps`: `echo X | docker login
  * --password-stdin`, `echo 'X' | sudo -S …`, `printf '%s' X | gh auth login
- * --with-token`, `… --password-stdin <<< X`, `--vault-password-file <(echo X)`.
+ * --with-token`, `… --password-stdin <<< X`, `--vault-password-file <(echo X)`,
+ * `echo -n 'user:X' | base64` (a Basic credential being built).
  * The echoed word is the secret only because of what reads it, so each
  * pattern names the reader: an `echo` piped into anything else is output.
  * And an expect script's `send "X\r"` answering an `expect "Password:"`.
@@ -121,6 +122,8 @@ export const STDIN_RULES: readonly Rule[] = [
   hereStringRule(),
   // echo X > ~/.vault-token, printf X > /run/secrets/db_password: a file whose name says what it holds
   regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}${WORD}[ \t]{0,5}>{1,2}[ \t]{0,5}(?=["']?[^\s'";|&]{0,200}?${SECRET_FILE})`, { ...opts, flags: "i" }),
+  // echo -n 'user:X' | base64 (a Basic credential being built, alone or in `$(…)`): the password after the user's colon
+  regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}(?:'[^'\s:]{1,64}:([^'\n]{1,256})'|"[^"\s:]{1,64}:([^"\n$\\]{1,256})"|[^\s'"|:;&]{1,64}:([^\s'"|;&<>()$\\]{1,256}))[ \t]{0,5}\|[ \t]{0,5}(?:base64|openssl[ \t]{1,5}(?:base64|enc[ \t]{1,5}-base64))\b`, opts),
   // --vault-password-file <(echo X), --password-file=<(printf X)
   regexRule("password", ["<(echo", "<(printf"], String.raw`(?<=pass(?:word|phrase)?[\w-]{0,20}[ \t=]{1,3})<\(${ECHO}[ \t]{1,5}${WORD}[ \t]{0,3}\)`, opts),
 ];
