@@ -32,6 +32,7 @@ import { readStdin, stdinProgress, type StdinProgress, type StdinRead } from "./
 import { emitDecision, muzzleStdout } from "./stdout.ts";
 import type { HookBinding, HookContext, HookResolver } from "./types.ts";
 import { forwardToViewer } from "../view/forward.ts";
+import { oneShotPayload } from "../redact/tiering.ts";
 
 function exit0(): never {
   process.exit(0);
@@ -276,6 +277,8 @@ export async function runHook(
     run.progress = progress;
     const input = await readStdin(budgetFor(spec.capMs).deadline, progress);
     if (!found) exit0();
+    // A hook redacts its one payload and exits: a large one is redacted below the JIT's top tier (tiering.ts).
+    oneShotPayload(input.bytes);
     const binding = found;
     // A cut payload is kept only as its head: decode no more than that.
     const decodeStarted = sinceStart();

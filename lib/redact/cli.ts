@@ -17,6 +17,7 @@ import { parseArgs } from "../runtime/builtins.ts";
 import { err, fail, out, stdoutPieces } from "../cli/print.ts";
 import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
+import { oneShotPayload } from "./tiering.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 
@@ -119,6 +120,8 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
     }
   }
   const redactor = createRedactor({ fingerprintKey: () => loadFingerprintKey(dataDir(process.env)), ...(config ?? (await userRedactConfig())), strict: opts.strict === true });
+  // One command, one pass over its input, then exit: tiering.ts.
+  oneShotPayload(inputs.reduce((n, i) => n + i.text.length, 0));
   for (const { name, text } of inputs) {
     const code = redactOne(text, name, files.length > 1, opts, redactor);
     if (code !== 0) return code;

@@ -4,6 +4,7 @@
  * placeholder, type annotation or label. These filters apply to context rules
  * only; prefixed tokens are redacted on sight.
  */
+import { hotFunctions } from "./tiering.ts";
 
 /** What a secret-labelling key tells us about its value. */
 export interface KeyClass {
@@ -771,3 +772,6 @@ function maskLike(v: string, m: number): boolean {
   return true;
 }
 const MASK_CHARS = new UnitSet("xX*0#.-\t\n\v\f\r ");
+
+// The largest of this module's hot functions (tiering.ts).
+hotFunctions(plausibleSecret, shapeOf, afterArnColon, sumCounted, entropy, keyText);

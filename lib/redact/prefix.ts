@@ -11,6 +11,7 @@
 import { checksumOk } from "./crc32.ts";
 import { entropy, randomHexEntropy } from "./keys.ts";
 import type { Rule, RulePattern, ScanCtx } from "./types.ts";
+import { hotFunctions } from "./tiering.ts";
 
 /** Left boundary: not after a word character, except after a JSON escape such as `\n`. */
 export const LB = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))`;
@@ -476,3 +477,6 @@ export const prefixRule: Rule = {
     }
   },
 };
+
+// The largest of this module's hot functions (tiering.ts).
+hotFunctions(insideWord);
