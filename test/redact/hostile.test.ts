@@ -66,6 +66,11 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["PowerShell variables with no value: Set-Variable -Name DbPassword …", fill("Set-Variable -Name DbPassword ")],
     ["fetchmail poll lines with no password: poll x user bob password poll …", fill("poll x user bob password ")],
     ["password comments, every line one: # password: Abc1", fill("# password: Abc1\n")],
+    // Markdown and XML layouts (rules/markup.ts): each table row is read once, a long line once.
+    ["secret words on one long line: password token secret key …", fill("password token secret key ")],
+    ["table rows of secret names: | password | password …", fill("| password ")],
+    ["a password column of thousands of rows", fill(`| Password |\n|---|\n${"| Word1Word |\n".repeat(20_000)}`)],
+    ["bold labels with no value: **a password:** **a password:** …", fill("**a password:** ")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

@@ -1,0 +1,196 @@
+/**
+ * Secrets laid out for a reader, where no `key=value` or `key: value`
+ * stands: what an agent writes when it reports the credentials it set up,
+ * and what some tools print.
+ *
+ * - Markdown's bold labels: `**Password:** X`, `- **DB password**: \`X\``.
+ * - Markdown and box-drawn tables: a row whose cell names a secret holds it in
+ *   the next cell (`| DB_PASSWORD | X |`), and a column whose header names one
+ *   holds one in every row (`| Service | User | Password |`).
+ * - Labels padded to a column, as Windows prints them: `netsh wlan show
+ *   profile key=clear`'s `Key Content            : X`.
+ * - XML that names a setting in one element and holds it in the next:
+ *   Hadoop's and Hive's `<name>fs.s3a.secret.key</name><value>X</value>`,
+ *   Java's properties XML `<entry key="password">X</entry>`.
+ *
+ * Each value is judged as the key/value rule judges one under the same name:
+ * a password's name lets a word count, another secret's only a token (but in
+ * a settings file, which holds values and never references, a word counts
+ * under any secret's name).
+ */
+import { classifyKey, headerNameUnder, lastLetters, plausibleSecret } from "../keys.ts";
+import { firstMatched, regexRule } from "../prefix.ts";
+import type { Rule, ScanCtx } from "../types.ts";
+
+/** A digit, or a capital after the first character: a word that reads as made up, not as prose. */
+const MADE_UP = /\d|.[A-Z]/;
+const ENV_NAME = /^[A-Z][A-Z0-9_]*_[A-Z0-9_]*$/;
+/** A note where a value would be: `(see vault)`, `[in 1Password]`, `<ask ops>`. */
+const NOTE = /^[([<{].*[)\]>}]$/;
+
+/**
+ * Whether `v` is a secret's value under a label or name `name`. `alone`: the value ends its line
+ * or sits in a cell or code span of its own (prose goes on after a label: `**Password:** must be
+ * 12 characters`), else a word must read as made up.
+ */
+function valueUnder(name: string, v: string, alone: boolean, settings = false): boolean {
+  const cls = classifyKey(name);
+  if (cls === null || NOTE.test(v) || headerNameUnder(name, v)) return false;
+  // An environment name's value is a literal as on an env line (`| DB_PASSWORD | word |`), and so
+  // is a settings file's (`settings`).
+  const literal = cls.password || settings || ENV_NAME.test(name);
+  if (!plausibleSecret(v, literal, lastLetters(name), cls.strict)) return false;
+  return alone || !literal || MADE_UP.test(v);
+}
+
+/** `**Label:** value`, `**Label**: value` (or `__`): the label in group 1, a code span's inside in 2, a bare value in 3. */
+const BOLD_LABEL = String.raw`(?<=(?:\*\*|__)([A-Za-z][\w .'/-]{0,60}))(?::\*\*|\*\*:|:__|__:)[ \t]{1,4}(?:\x60([^\x60\n]{1,256})\x60|([^\s\x60*][^\s\x60]{0,255}?))(?=[ \t]*(?:\r?\n|$|[,;.]?[ \t]|[,;.]?$))`;
+
+/** A table's cell separators: Markdown's pipe and the box-drawing verticals tools print. */
+const isBar = (c: number): boolean => c === 124 || c === 0x2502 || c === 0x2503 || c === 0x2551;
+/** A Markdown table's delimiter row (`|---|:--:|`) or a box table's rule (`├────┼────┤`). */
+const DELIMITER_ROW = /^[ \t]*(?:\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?|[├╞╟┝┠┣╠][─━═┼┿╂╋╪╫╬┬┴ ]{2,}[┤╡╢┥┨┫╣])[ \t]*\r?$/;
+const ROW_MAX = 2048;
+
+/** A table row's cells as [start, end) spans, trimmed, between its bars; undefined for a line that is no row. */
+function cellsOf(s: string, from: number, to: number): [number, number][] | undefined {
+  let i = from;
+  while (i < to && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
+  if (i >= to || !isBar(s.charCodeAt(i))) return undefined;
+  const cells: [number, number][] = [];
+  let a = i + 1;
+  for (let j = i + 1; j < to; j++) {
+    if (!isBar(s.charCodeAt(j)) || s.charCodeAt(j - 1) === 92) continue;
+    let x = a;
+    let y = j;
+    while (x < y && (s.charCodeAt(x) === 32 || s.charCodeAt(x) === 9)) x++;
+    while (y > x && (s.charCodeAt(y - 1) === 32 || s.charCodeAt(y - 1) === 9)) y--;
+    cells.push([x, y]);
+    a = j + 1;
+  }
+  return cells.length >= 2 ? cells : undefined;
+}
+
+/** A cell's text without the code span or bold around it. */
+function cellText(s: string, [a, b]: [number, number]): [number, number] {
+  if (b - a >= 2 && s.charCodeAt(a) === 96 && s.charCodeAt(b - 1) === 96) return [a + 1, b - 1];
+  if (b - a >= 4 && s.startsWith("**", a) && s.startsWith("**", b - 2)) return [a + 2, b - 2];
+  return [a, b];
+}
+
+/**
+ * The line around `at`: [start, end) without its line break; undefined for a line longer than
+ * ROW_MAX (no table row), read no further than that either way, so a megabyte-long line costs
+ * each hit in it a bounded walk.
+ */
+function lineAt(s: string, at: number): [number, number] | undefined {
+  let a = at;
+  const lo = Math.max(0, at - ROW_MAX);
+  while (a > lo && s.charCodeAt(a - 1) !== 10) a--;
+  if (a > 0 && s.charCodeAt(a - 1) !== 10) return undefined;
+  let b = at;
+  const hi = Math.min(s.length, a + ROW_MAX);
+  while (b < hi && s.charCodeAt(b) !== 10) b++;
+  if (b < s.length && s.charCodeAt(b) !== 10) return undefined;
+  if (b > a && s.charCodeAt(b - 1) === 13) b--;
+  return [a, b];
+}
+
+function pushValue(ctx: ScanCtx, from: number, [a, b]: [number, number], kind: string): void {
+  ctx.out.push({ from, start: a, end: b, kind, priority: 2 });
+}
+
+/**
+ * At a secret word's hit: if its line is a table row, each cell that names a secret is either a
+ * header (the next line is the delimiter row: every row below holds a value in its column) or a
+ * name whose value is the next cell. A row is read once, whichever of its words hit first (memo).
+ */
+function scanTable(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  if (pos < (ctx.memo.tableTo ?? 0)) return;
+  const line = lineAt(s, pos);
+  if (!line) {
+    // A line longer than a row: every later hit in it is too (the memo moves on, so the walks stay linear).
+    const nl = s.indexOf("\n", pos);
+    ctx.memo.tableTo = nl < 0 ? s.length : nl;
+    return;
+  }
+  ctx.memo.tableTo = line[1];
+  const cells = cellsOf(s, line[0], line[1]);
+  if (!cells) return;
+  const named: [number, string, string][] = [];
+  for (let c = 0; c < cells.length; c++) {
+    const [a, b] = cellText(s, cells[c]!);
+    const name = s.slice(a, b);
+    const cls = b - a <= 96 ? classifyKey(name) : null;
+    if (cls !== null) named.push([c, name, cls.kind]);
+  }
+  if (named.length === 0) return;
+  const next = line[1] + (s.charCodeAt(line[1]) === 13 ? 2 : 1);
+  const delim = next < s.length ? lineAt(s, next) : undefined;
+  if (delim && DELIMITER_ROW.test(s.slice(delim[0], delim[1]))) {
+    // A header: the rows below, to the table's end (a box table's rules between rows are skipped).
+    for (let r = delim[1] + 1; r < s.length; ) {
+      const row = lineAt(s, r);
+      if (!row) break;
+      const rc = cellsOf(s, row[0], row[1]);
+      if (!rc) break;
+      if (!DELIMITER_ROW.test(s.slice(row[0], row[1]))) {
+        for (const [c, name, kind] of named) {
+          const cell = rc[c];
+          if (!cell) continue;
+          const v = cellText(s, cell);
+          if (v[1] > v[0] && valueUnder(name, s.slice(v[0], v[1]), true)) pushValue(ctx, row[0], v, kind);
+        }
+      }
+      ctx.memo.tableTo = row[1];
+      r = row[1] + 1;
+    }
+    return;
+  }
+  // Name cells, each value in the cell after it: pairs from the left (`| NAME | value |`, or two
+  // pairs a row), so a diagram's row of labels (`│ username │ password │ host │`) holds none.
+  for (const [c, name, kind] of named) {
+    if (c % 2 !== 0) continue;
+    const cell = cells[c + 1];
+    if (!cell) continue;
+    const v = cellText(s, cell);
+    if (v[1] > v[0] && valueUnder(name, s.slice(v[0], v[1]), true)) pushValue(ctx, line[0], v, kind);
+  }
+}
+
+/** See the module comment. */
+export const MARKUP_RULES: readonly Rule[] = [
+  regexRule("password", [":**", "**:", ":__", "__:"], BOLD_LABEL, {
+    priority: 2,
+    group: firstMatched(2, 3),
+    accept: (v, m) => valueUnder(m[1]!.trim(), v, m[2] !== undefined || /^[ \t]*(?:\r?\n|$)/.test(m.input.slice(m.index + m[0].length, m.index + m[0].length + 4))),
+  }),
+  {
+    kinds: ["password", "generic-secret", "api-key"],
+    keywords: ["pass", "pwd", "psk", "secret", "token", "key", "credential"],
+    scan: scanTable,
+    patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
+  },
+  // Windows' padded labels: `netsh wlan show profile name=X key=clear` prints `Key Content            : X`.
+  regexRule(
+    "password",
+    ["key content ", "password  ", "passphrase  "],
+    String.raw`(?<=(?:^|\n)[ \t]{0,8})(?:Key Content|Password|Passphrase)[ \t]{1,40}:[ \t]{1,8}([^\s][^\n]{0,255}?)[ \t]*(?=\r?\n|$)`,
+    { priority: 2, accept: (v) => plausibleSecret(v, true) },
+  ),
+  // Hadoop/Hive/Spark `*-site.xml`: `<name>fs.s3a.secret.key</name>` then `<value>X</value>`.
+  regexRule(
+    "password",
+    ["</name>"],
+    String.raw`(?<=<name>[ \t]{0,4}([A-Za-z_][\w.:-]{0,127})[ \t]{0,4})</name>\s{0,64}<value>[ \t]{0,4}([^<\s][^<\n]{0,1023}?)[ \t]{0,4}</value>`,
+    { priority: 2, group: 2, accept: (v, m) => valueUnder(m[1]!, v, true, true) },
+  ),
+  // Java's properties XML: `<entry key="password">X</entry>`.
+  regexRule(
+    "password",
+    ["<entry "],
+    String.raw`<entry[ \t]{1,4}key="([A-Za-z_][\w.:-]{0,127})"[ \t]*>([^<\s][^<\n]{0,1023}?)</entry>`,
+    { priority: 2, group: 2, accept: (v, m) => valueUnder(m[1]!, v, true, true) },
+  ),
+];
