@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isEnvName, madeUp, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 import { hotFunctions } from "./tiering.ts";
 
@@ -179,9 +179,6 @@ function labelSeparatorBefore(s: string, a: number): boolean {
 }
 
 /** An environment variable's name as env files, `export` and Dockerfile `ENV` lines write it. */
-const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
-/** ENV_NAME's test, its first character asked first (most keys in a record are not capitals). */
-const isEnvName = (key: string): boolean => isUpper(key.charCodeAt(0)) && ENV_NAME.test(key);
 /** A Makefile's assignments after a name: `NAME ?= value`, `NAME := value` (make reads the rest of the line as it is). */
 const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
 
@@ -718,7 +715,7 @@ function namedLiteral(ctx: ScanCtx, key: string, keyStart: number, keyEnd: numbe
  * digit or a capital inside it.
  */
 function commentValue(s: string, keyStart: number, valueEnd: number, value: string): boolean {
-  if (!MADE_UP.test(value)) return false;
+  if (!madeUp(value)) return false;
   const lineStart = nearLineStart(s, keyStart, COMMENT_PREFIX_MAX);
   if (lineStart < 0 || !COMMENT_BEFORE.test(s.slice(lineStart, keyStart))) return false;
   let e = valueEnd;
@@ -728,8 +725,6 @@ function commentValue(s: string, keyStart: number, valueEnd: number, value: stri
 /** A comment's opener at its line's start, or after code and a space (`x = 1  # …`), then its words. */
 const COMMENT_BEFORE = /^(?:[ \t]*(?:#+|\/\/+|--|;+|<!--|\/\*+|\*|REM)|[^\n]*?[ \t](?:#|\/\/))(?:[ \t][^\n]*)?[ \t]$|^[ \t]*(?:#|\/\/|<!--|\/\*)$/;
 const COMMENT_PREFIX_MAX = 160;
-/** A digit, or a capital after the first character. */
-const MADE_UP = /\d|.[A-Z]/;
 
 /**
  * A line of `grep` output (`config/database.yml:12:  password: word`,

@@ -221,6 +221,35 @@ export function keyText(s: string, u: Uint16Array, from: number, to: number): st
   return key;
 }
 
+const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+/**
+ * Whether `key` is an environment variable's name (`DB_PASSWORD`, `TOKEN`), its first character
+ * asked first (most keys in a record are not capitals).
+ *
+ * @example
+ * ```ts
+ * isEnvName("DB_PASSWORD"); // true
+ * isEnvName("dbPassword"); // false
+ * ```
+ */
+export const isEnvName = (key: string): boolean => {
+  const c = key.charCodeAt(0);
+  return c >= 65 && c <= 90 && ENV_NAME.test(key);
+};
+
+const MADE_UP = /\d|.[A-Z]/;
+/**
+ * Whether a word reads as made up rather than as prose: a digit, or a capital after its first
+ * character (`CorrectHorseBattery`, `hunter2`; not `encrypted`, `Required`).
+ *
+ * @example
+ * ```ts
+ * madeUp("CorrectHorseBattery"); // true
+ * madeUp("encrypted"); // false
+ * ```
+ */
+export const madeUp = (v: string): boolean => MADE_UP.test(v);
+
 const HEADER_KEY = /header(?:_?name)?$/i;
 /** `X-Api-Key`, `Authorization`, `X-AUTH-TOKEN`: what HTTP header names look like. */
 const HEADER_NAME = /^(?:X-)?[A-Z][A-Za-z]+(?:-[A-Z][A-Za-z]+)*$/;

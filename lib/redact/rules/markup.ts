@@ -18,13 +18,11 @@
  * a settings file, which holds values and never references, a word counts
  * under any secret's name).
  */
-import { classifyKey, headerNameUnder, lastLetters, plausibleSecret } from "../keys.ts";
+import { isAName } from "../context.ts";
+import { classifyKey, headerNameUnder, isEnvName, lastLetters, madeUp, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
-/** A digit, or a capital after the first character: a word that reads as made up, not as prose. */
-const MADE_UP = /\d|.[A-Z]/;
-const ENV_NAME = /^[A-Z][A-Z0-9_]*_[A-Z0-9_]*$/;
 /** A note where a value would be: `(see vault)`, `[in 1Password]`, `<ask ops>`. */
 const NOTE = /^[([<{].*[)\]>}]$/;
 
@@ -38,9 +36,9 @@ function valueUnder(name: string, v: string, alone: boolean, settings = false): 
   if (cls === null || NOTE.test(v) || headerNameUnder(name, v)) return false;
   // An environment name's value is a literal as on an env line (`| DB_PASSWORD | word |`), and so
   // is a settings file's (`settings`).
-  const literal = cls.password || settings || ENV_NAME.test(name);
+  const literal = cls.password || settings || (isEnvName(name) && !isAName(v, name));
   if (!plausibleSecret(v, literal, lastLetters(name), cls.strict)) return false;
-  return alone || !literal || MADE_UP.test(v);
+  return alone || !literal || madeUp(v);
 }
 
 /** `**Label:** value`, `**Label**: value` (or `__`): the label in group 1, a code span's inside in 2, a bare value in 3. */
