@@ -767,8 +767,9 @@ function envPair(s: string, key: string, keyStart: number, keyEnd: number, value
   const after = valueEnd < s.length ? s.charCodeAt(valueEnd) : 10;
   return ENV_BEFORE.has(before) && ENV_AFTER.has(after);
 }
-const ENV_BEFORE = new UnitSet(" \t\r\n\"'([,=;&|:{-");
-const ENV_AFTER = new UnitSet(" \t\r\n\"',;)]}&|");
+// A backtick too: Markdown's inline code around an env line (`` `DB_PASSWORD=word` ``).
+const ENV_BEFORE = new UnitSet(" \t\r\n\"'([,=;&|:{-\x60");
+const ENV_AFTER = new UnitSet(" \t\r\n\"',;)]}&|\x60");
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [

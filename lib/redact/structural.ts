@@ -27,6 +27,7 @@ import { PROMPT_RULES } from "./rules/prompt.ts";
 import { SQL_RULES } from "./rules/sql.ts";
 import { ENV_DEFAULT_RULES } from "./rules/env-default.ts";
 import { MARKUP_RULES } from "./rules/markup.ts";
+import { PROSE_RULES } from "./rules/prose.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -45,6 +46,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...SQL_RULES.map((r) => [r, "sql"] as [Rule, string]),
   ...ENV_DEFAULT_RULES.map((r) => [r, "env-default"] as [Rule, string]),
   ...MARKUP_RULES.map((r) => [r, "markup"] as [Rule, string]),
+  ...PROSE_RULES.map((r) => [r, "prose"] as [Rule, string]),
 ]);
 
 /** Every structural rule, in the order above (the order their finds are listed in). */

@@ -71,6 +71,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["table rows of secret names: | password | password …", fill("| password ")],
     ["a password column of thousands of rows", fill(`| Password |\n|---|\n${"| Word1Word |\n".repeat(20_000)}`)],
     ["bold labels with no value: **a password:** **a password:** …", fill("**a password:** ")],
+    ["prose about passwords, every word a noun and a verb: password is password is …", fill("password is ")],
+    ["inline env lines: `DB_PASSWORD=Word1` `DB_PASSWORD=Word1` …", fill("`DB_PASSWORD=Word1` ")],
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],

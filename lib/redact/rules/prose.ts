@@ -1,0 +1,66 @@
+/**
+ * A password an agent names in its own words, as its messages report what it
+ * did: "I've set the password to `X`", "The new password is `X`", "I set
+ * DB_PASSWORD to X in .env", "created the admin user with password `X`",
+ * "The database password (`X`) is stored in .env", "Changed the password
+ * from `A` to `B`", "Use the password X to log in", "Credentials: `admin` /
+ * `X`". No `key=value` stands there, and the key/value rule reads a bare word
+ * after a key as a name in code.
+ *
+ * The noun is a password's (`password`, `passphrase`, `passwd`, or a name
+ * ending in one: `DB_PASSWORD`); a token or key named in prose is caught by
+ * its shape. The value is one the writer set apart (a code span or quotes),
+ * or a bare word that reads as made up (a digit or an inner capital: "the
+ * password is incorrect", "password to log in" stay), after a word that
+ * hands it over (`is`, `to`, `set to`, `from … to`, `(`); right after the
+ * noun only a value set apart ("the password PasswordHasher uses" names a
+ * class); a `(` only after a space (`password('Prompt: ')` is a call). `=` and `:` are the key/value rule's: `password=userPassword` is code.
+ */
+import { madeUp, plausibleSecret } from "../keys.ts";
+import { firstMatched, regexRule } from "../prefix.ts";
+import type { Rule } from "../types.ts";
+
+/** A value set apart: a code span (group n), double quotes (n + 1), single quotes (n + 2); or a bare word (n + 3). */
+const VALUE = String.raw`(?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})'|([^\s\x60"'(),;]{4,256}?)(?=[.,;:!?)]?(?:[ \t\r\n]|$)))`;
+/** The noun: a password's, the rest of a name around it (`DB_PASSWORD`, `passwords`), a code span's closing tick. */
+const NOUN = String.raw`(?:password|passphrase|passwd)\w{0,40}\x60?`;
+/** Whose password: "the password for admin is …", "the password of the db is …" (before a word that hands it over only). */
+const OWNER = String.raw`(?:[ \t]{1,4}(?:for|of)[ \t]{1,4}[^\s]{1,40}?)?`;
+/** What hands the value over. */
+const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1,4}been)(?:[ \t]{1,4}now)?(?:[ \t]{1,4}(?:set|changed|reset|updated|rotated)[ \t]{1,4}to)?|(?:(?:is|was|has[ \t]{1,4}been|been|got|gets|now)[ \t]{1,4})?(?:set|changed|reset|updated|rotated)[ \t]{1,4}to|to|(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}\S{1,258}[ \t]{1,4}to)[ \t]{1,4}|[ \t]{1,4}\([ \t]{0,4})`;
+
+/** A value in code or quotes goes when plausible; a bare word only when it also reads as made up. */
+const setApart = (m: RegExpExecArray, n: number): boolean => m[n] !== undefined || m[n + 1] !== undefined || m[n + 2] !== undefined;
+// A quoted "value" with a space at either end closes a string the noun was in (`read -p 'Enter password ' pw; echo '`).
+const acceptAt = (n: number) => (v: string, m: RegExpExecArray): boolean => v.trim() === v && plausibleSecret(v, true) && (setApart(m, n) || madeUp(v));
+
+/** See the module comment. */
+export const PROSE_RULES: readonly Rule[] = [
+  // Right after the noun, only a value set apart; after an owner and a word that hands it over, a made-up word too.
+  regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}(?:[ \t]{1,4}(?=["'\x60])|${OWNER}${CONNECT})${VALUE}`, {
+    priority: 0.5,
+    flags: "i",
+    group: firstMatched(1, 2, 3, 4),
+    accept: acceptAt(1),
+  }),
+  // The old one of "changed the password from `A` to `B`".
+  regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}[ \t]{1,4}(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}${VALUE}[ \t]{1,4}to[ \t]`, {
+    priority: 0.5,
+    flags: "i",
+    group: firstMatched(1, 2, 3, 4),
+    accept: acceptAt(1),
+  }),
+  // "Credentials: `admin` / `X`", "log in with admin / `X`": a user, a slash, the password.
+  regexRule(
+    "password",
+    ["credential", "log in", "login", "logged in", "sign in"],
+    String.raw`(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64})[ \t]{0,2}/[ \t]{0,2}${VALUE}`,
+    {
+      priority: 0.5,
+      flags: "i",
+      group: firstMatched(1, 2, 3, 4),
+      // A bare word after a slash is a choice (`GitHub / GitLab`, `Google / Microsoft365`): only a value set apart.
+      accept: (v, m) => v.trim() === v && plausibleSecret(v, true) && setApart(m, 1),
+    },
+  ),
+];

@@ -1,0 +1,76 @@
+/**
+ * A password an agent names in its own words (rules/prose.ts), as its
+ * messages report what it set up, and an env line in Markdown's inline code.
+ * Each negative is prose about passwords with no password in it, code, or a
+ * reference or placeholder where the value would be.
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { leak } from "./shapes.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+const W = "CorrectHorseBattery";
+const TAG = /\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/g;
+
+function onlySecretGoes(input: string, ...secrets: string[]): void {
+  const out = r.text(input);
+  for (const s of secrets) expect(leak(out, s)).toBeUndefined();
+  let back = out;
+  for (const s of secrets) back = back.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, s);
+  expect(back).toBe(input);
+  expect(out.match(TAG)?.length).toBe(secrets.length);
+}
+
+describe("a password in an agent's own words", () => {
+  for (const input of [
+    `I've set the password to \`${W}\`.\n`,
+    `The new password is \`${W}\`.\n`,
+    `I set DB_PASSWORD to ${W} in .env.\n`,
+    `I created the admin user with password \`${W}\`.\n`,
+    `The database password (\`${W}\`) is stored in .env.\n`,
+    `Set \`DB_PASSWORD\` to \`${W}\`.\n`,
+    `password set to ${W}\n`,
+    `The password for admin is "${W}".\n`,
+    `the password '${W}' works\n`,
+    `Updated \`.env\`: \`DB_PASSWORD=${W}\`\n`,
+    `You can log in with admin / \`${W}\`.\n`,
+    `Credentials: \`admin\` / \`${W}\`\n`,
+    `The passphrase is \`correct horse battery staple\`.\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, input.includes("staple") ? "correct horse battery staple" : W));
+  }
+  test("from the old one to the new one: both go", () => onlySecretGoes(`Changed the password from \`OldPass123\` to \`${W}\`.\n`, "OldPass123", W));
+  for (const input of [
+    "The password is incorrect.\n",
+    "Enter your password to log in.\n",
+    "The password is required.\n",
+    "Store the password as SHA256 hashes.\n",
+    "the password field is `password`\n",
+    "Set `DB_PASSWORD` to `your-password-here`.\n",
+    "Set the password to `$DB_PASSWORD`.\n",
+    "The password is `null`.\n",
+    "Log in with GitHub / GitLab.\n",
+    "Login with Google / Microsoft365\n",
+    "passwordless login is enabled\n",
+    "password is 8 characters long\n",
+    "The password (optional) for the key.\n",
+    "Change the password to something stronger.\n",
+    "The password reset link expires in 24 hours.\n",
+    "if password is None:\n",
+    'password = getpass.getpass("Password: ")\n',
+    'raise ValueError("password is too short")\n',
+    "The password was set to the value of `DB_PASSWORD` from the environment.\n",
+    "Passwords must contain at least 1 uppercase letter and 1 digit.\n",
+    "the password PasswordHasher uses\n",
+    "the password ECDSA256 signature\n",
+    "# The password is read from PGPASSWORD\n",
+    // What machine.ts and golden.ts's real files showed: an owner before a code span, and calls.
+    "Get the stored password for the `service` and `account`.\n",
+    "Save the `password` for the `service` and `account` to the keychain.\n",
+    "const newpassword = await readUserInfo.password('New password: ')\n",
+    "\"\"\"splitpasswd('user:passwd') -> 'user', 'passwd'.\"\"\"\n",
+    'password = ask_password("Password: ")\n',
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
