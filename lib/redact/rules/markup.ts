@@ -49,6 +49,8 @@ const isBar = (c: number): boolean => c === 124 || c === 0x2502 || c === 0x2503 
 /** A Markdown table's delimiter row (`|---|:--:|`) or a box table's rule (`├────┼────┤`). */
 const DELIMITER_ROW = /^[ \t]*(?:\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?|[├╞╟┝┠┣╠][─━═┼┿╂╋╪╫╬┬┴ ]{2,}[┤╡╢┥┨┫╣])[ \t]*\r?$/;
 const ROW_MAX = 2048;
+/** The longest name or header cell read (classifyKey's longest key, and its padding). */
+const CELL_MAX = 128;
 
 /** A table row's cells as [start, end) spans, trimmed, between its bars; undefined for a line that is no row. */
 function cellsOf(s: string, from: number, to: number): [number, number][] | undefined {
@@ -106,6 +108,13 @@ function pushValue(ctx: ScanCtx, from: number, [a, b]: [number, number], kind: s
 function scanTable(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
   if (pos < (ctx.memo.tableTo ?? 0)) return;
+  // Most hits are on no table: the cell holding a name or a header opens with a bar a few units
+  // back, so a line break (or a long run) before any bar ends the look here, cheaply.
+  const u = ctx.units;
+  let b = pos - 1;
+  const lo = Math.max(0, pos - CELL_MAX);
+  while (b >= lo && u[b] !== 10 && !isBar(u[b]!)) b--;
+  if (b < lo || u[b] === 10) return;
   const line = lineAt(s, pos);
   if (!line) {
     // A line longer than a row: every later hit in it is too (the memo moves on, so the walks stay linear).

@@ -54,7 +54,7 @@ export const PROSE_RULES: readonly Rule[] = [
   regexRule(
     "password",
     ["credential", "log in", "login", "logged in", "sign in"],
-    String.raw`(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64})[ \t]{0,2}/[ \t]{0,2}${VALUE}`,
+    String.raw`(?=[^\n/]{0,120}/)(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64})[ \t]{0,2}/[ \t]{0,2}${VALUE}`,
     {
       priority: 0.5,
       flags: "i",
