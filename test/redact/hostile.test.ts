@@ -69,6 +69,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     // Markdown and XML layouts (rules/markup.ts): each table row is read once, a long line once.
     ["secret words on one long line: password token secret key …", fill("password token secret key ")],
     ["table rows of secret names: | password | password …", fill("| password ")],
+    ["lines of bars alone: \\n|\\n|…, every line a row opener", fill("\n|")],
+    ["box rows of secret names", fill("│ DB_PASSWORD │ Word1Word │\n")],
     ["a password column of thousands of rows", fill(`| Password |\n|---|\n${"| Word1Word |\n".repeat(20_000)}`)],
     ["bold labels with no value: **a password:** **a password:** …", fill("**a password:** ")],
     ["prose about passwords, every word a noun and a verb: password is password is …", fill("password is ")],

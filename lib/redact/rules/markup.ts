@@ -6,7 +6,9 @@
  * - Markdown's bold labels: `**Password:** X`, `- **DB password**: \`X\``.
  * - Markdown and box-drawn tables: a row whose cell names a secret holds it in
  *   the next cell (`| DB_PASSWORD | X |`), and a column whose header names one
- *   holds one in every row (`| Service | User | Password |`).
+ *   holds one in every row (`| Service | User | Password |`). A Markdown row is
+ *   found by the line break before its `|`; a box row (`│`, which no ASCII
+ *   keyword can open) by a secret word in a text that holds a box bar at all.
  * - Labels padded to a column, as Windows prints them: `netsh wlan show
  *   profile key=clear`'s `Key Content            : X`.
  * - XML that names a setting in one element and holds it in the next:
@@ -101,27 +103,12 @@ function pushValue(ctx: ScanCtx, from: number, [a, b]: [number, number], kind: s
 }
 
 /**
- * At a secret word's hit: if its line is a table row, each cell that names a secret is either a
- * header (the next line is the delimiter row: every row below holds a value in its column) or a
- * name whose value is the next cell. A row is read once, whichever of its words hit first (memo).
+ * A table row (`line`): each cell that names a secret is either a header (the next line is the
+ * delimiter row: every row below holds a value in its column) or a name whose value is the next
+ * cell. Each row is read once (memo).
  */
-function scanTable(ctx: ScanCtx, pos: number): void {
+function readRow(ctx: ScanCtx, line: [number, number]): void {
   const s = ctx.s;
-  if (pos < (ctx.memo.tableTo ?? 0)) return;
-  // Most hits are on no table: the cell holding a name or a header opens with a bar a few units
-  // back, so a line break (or a long run) before any bar ends the look here, cheaply.
-  const u = ctx.units;
-  let b = pos - 1;
-  const lo = Math.max(0, pos - CELL_MAX);
-  while (b >= lo && u[b] !== 10 && !isBar(u[b]!)) b--;
-  if (b < lo || u[b] === 10) return;
-  const line = lineAt(s, pos);
-  if (!line) {
-    // A line longer than a row: every later hit in it is too (the memo moves on, so the walks stay linear).
-    const nl = s.indexOf("\n", pos);
-    ctx.memo.tableTo = nl < 0 ? s.length : nl;
-    return;
-  }
   ctx.memo.tableTo = line[1];
   const cells = cellsOf(s, line[0], line[1]);
   if (!cells) return;
@@ -166,6 +153,47 @@ function scanTable(ctx: ScanCtx, pos: number): void {
   }
 }
 
+/** The row at `at` (a line's start or a position in it), unless read already; a line longer than a row is skipped whole. */
+function rowAt(ctx: ScanCtx, at: number): void {
+  if (at < (ctx.memo.tableTo ?? 0)) return;
+  const line = lineAt(ctx.s, at);
+  if (line) return readRow(ctx, line);
+  // Every later position in it is in a line too long as well (the memo moves on, so walks stay linear).
+  const nl = ctx.s.indexOf("\n", at);
+  ctx.memo.tableTo = nl < 0 ? ctx.s.length : nl;
+}
+
+/** A Markdown row opens its line with `|`, after at most three spaces: the keyword engine finds the line break before it. */
+const ROW_OPENERS = ["\n|", "\n |", "\n  |", "\n   |"];
+const FIRST_ROW = /^ {0,3}\|/;
+
+/** Markdown rows: the opener hits (and the text's first line), in order. */
+function scanMarkdownRows(ctx: ScanCtx, hits: ReadonlyMap<string, readonly number[]>): void {
+  const starts: number[] = FIRST_ROW.test(ctx.s) ? [0] : [];
+  for (const kw of ROW_OPENERS) for (const p of hits.get(kw) ?? NONE) starts.push(p + 1);
+  if (starts.length === 0) return;
+  starts.sort((a, b) => a - b);
+  for (const a of starts) rowAt(ctx, a);
+}
+const NONE: readonly number[] = [];
+
+/** Whether `s` holds a box-drawing vertical at all (a Latin-1 string cannot: no search then). */
+const hasBoxBar = (s: string): boolean => s.indexOf("\u2502") >= 0 || s.indexOf("\u2503") >= 0 || s.indexOf("\u2551") >= 0;
+
+/**
+ * Box-drawn rows (`│ DB_PASSWORD │ x │`, which no ASCII keyword can open): at a secret word's hit,
+ * in a text that has a box bar at all, when a bar stands a cell's width before it.
+ */
+function scanBoxRow(ctx: ScanCtx, pos: number): void {
+  if ((ctx.memo.box ??= hasBoxBar(ctx.s) ? 1 : 0) === 0 || pos < (ctx.memo.tableTo ?? 0)) return;
+  const u = ctx.units;
+  let b = pos - 1;
+  const lo = Math.max(0, pos - CELL_MAX);
+  while (b >= lo && u[b] !== 10 && !isBar(u[b]!)) b--;
+  if (b < lo || u[b] === 10) return;
+  rowAt(ctx, pos);
+}
+
 /** See the module comment. */
 export const MARKUP_RULES: readonly Rule[] = [
   regexRule("password", [":**", "**:", ":__", "__:"], BOLD_LABEL, {
@@ -175,8 +203,17 @@ export const MARKUP_RULES: readonly Rule[] = [
   }),
   {
     kinds: ["password", "generic-secret", "api-key"],
+    keywords: ROW_OPENERS,
+    scan() {
+      // Everything happens in scanHits.
+    },
+    scanHits: scanMarkdownRows,
+    patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
+  },
+  {
+    kinds: ["password", "generic-secret", "api-key"],
     keywords: ["pass", "pwd", "psk", "secret", "token", "key", "credential"],
-    scan: scanTable,
+    scan: scanBoxRow,
     patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
   },
   // Windows' padded labels: `netsh wlan show profile name=X key=clear` prints `Key Content            : X`.
