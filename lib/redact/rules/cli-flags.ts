@@ -57,7 +57,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     group: (m) => (!/b/.test(m[1]!) ? -1 : /n/.test(m[1]!) ? 3 : 4),
   }],
   // grafana-cli admin reset-admin-password SECRET (and `grafana cli …`)
-  ["password", ["reset-admin-password "], String.raw`(?<=\bgrafana(?:-cli|[ \t]{1,4}cli)\b[^\n]{0,200}[ \t]admin[ \t]{1,4})reset-admin-password(?:[ \t]{1,4}--[\w-]{1,30}(?:=\S{1,200})?)*[ \t]{1,4}["']?([^\s'"\\$-][^\s'"\\]{0,255})`, {
+  ["password", ["-admin-password "], String.raw`(?<=\bgrafana(?:-cli|[ \t]{1,4}cli)\b[^\n]{0,200}[ \t]admin[ \t]{1,4}reset)-admin-password(?:[ \t]{1,4}--[\w-]{1,30}(?:=\S{1,200})?)*[ \t]{1,4}["']?([^\s'"\\$-][^\s'"\\]{0,255})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // mosquitto_passwd -b FILE USER SECRET

@@ -180,19 +180,19 @@ export const CONNECTION_RULES: readonly Rule[] = [
   // A server's config directive, name then a space then the password, alone on its line: redis.conf's
   // `requirepass X` and `masterauth X` (and redis-cli's `CONFIG SET requirepass X`), slapd.conf's
   // `rootpw X`, keepalived's `auth_pass X`.
-  regexRule("password", ["requirepass ", "masterauth ", "rootpw ", "auth_pass "], String.raw`(?<=(?:^|\n)[ \t]{0,8}(?:[^\s>]{0,64}>[ \t]{0,4})?(?:config[ \t]{1,4}set[ \t]{1,4})?)(?:requirepass|masterauth|rootpw|auth_pass)[ \t]{1,8}(?:"([^"\n]{1,256})"|([^\s"#][^\s]{0,255}))[ \t]*(?=\r?\n|$)`, {
+  regexRule("password", ["pass ", "masterauth ", "rootpw ", "auth_pass "], String.raw`(?:(?<=(?:^|\n)[ \t]{0,8}(?:[^\s>]{0,64}>[ \t]{0,4})?(?:config[ \t]{1,4}set[ \t]{1,4})?require)pass|(?<=(?:^|\n)[ \t]{0,8}(?:[^\s>]{0,64}>[ \t]{0,4})?(?:config[ \t]{1,4}set[ \t]{1,4})?)(?:masterauth|rootpw|auth_pass))[ \t]{1,8}(?:"([^"\n]{1,256})"|([^\s"#][^\s]{0,255}))[ \t]*(?=\r?\n|$)`, {
     priority: 2,
     flags: "i",
     group: firstMatched(1, 2),
     accept: (v) => plausibleSecret(v, true),
   }),
   // HAProxy: `stats auth admin:X`, a userlist's `user admin insecure-password X`.
-  regexRule("password", ["stats auth ", "insecure-password "], String.raw`(?:(?<![\w-])stats[ \t]{1,8}auth[ \t]{1,8}[^\s:]{1,64}:|(?<=\buser[ \t]{1,8}\S{1,64}[ \t]{1,8})insecure-password[ \t]{1,8})(\S{1,256})`, {
+  regexRule("password", ["auth ", "secure-password "], String.raw`(?:(?<=(?<![\w-])stats[ \t]{1,8})auth[ \t]{1,8}[^\s:]{1,64}:|(?<=\buser[ \t]{1,8}\S{1,64}[ \t]{1,8}in)secure-password[ \t]{1,8})(\S{1,256})`, {
     priority: 2,
     accept: (v) => plausibleSecret(v, true),
   }),
   // .fetchmailrc: `poll mail.example.com … user "bob" password "X"` (`pass` too).
-  regexRule("password", [" password ", " pass "], String.raw`(?<=\bpoll[ \t][^\n]{0,300}\buser(?:name)?[ \t]{1,4}(?:"[^"\n]{1,64}"|\S{1,64})[ \t]{0,3})[ \t](?:password|pass)[ \t]{1,4}(?:"([^"\n\\]{1,256})"|'([^'\n\\]{1,256})'|([^\s"']\S{0,255}))`, {
+  regexRule("password", ["password ", "pass "], String.raw`(?<=\bpoll[ \t][^\n]{0,300}\buser(?:name)?[ \t]{1,4}(?:"[^"\n]{1,64}"|\S{1,64})[ \t]{1,4})(?:password|pass)[ \t]{1,4}(?:"([^"\n\\]{1,256})"|'([^'\n\\]{1,256})'|([^\s"']\S{0,255}))`, {
     priority: 2,
     group: firstMatched(1, 2, 3),
     accept: (v) => plausibleSecret(v, true),

@@ -89,12 +89,13 @@ function scanRead(ctx: ScanCtx, pos: number): void {
 export const ENV_DEFAULT_RULES: readonly Rule[] = [
   {
     kinds: ["password"],
-    keywords: ["env(", "env[", "env.", "environ[", "environ.get(", "get_env(", "env::var(", "environmentvariable("],
+    // Elixir's `get_env(` is found by its `env(`.
+    keywords: ["env(", "env[", "env.", "environ[", "environ.get(", "env::var(", "environmentvariable("],
     scan: scanRead,
     patterns: () => [READ, NEXT_ARG, FALLBACK].map((re) => ({ kind: "password", source: re.source, flags: re.flags })),
   },
   // Java: `System.getenv().getOrDefault("DB_PASSWORD", "x")`.
-  regexRule("password", ["getordefault("], String.raw`(?<=getenv\(\)\.)getOrDefault\([ \t]*${QUOTED_NAME}[ \t]*,[ \t]*${LITERAL}`, {
+  regexRule("password", ["env().getordefault("], String.raw`(?<=get)env\(\)\.getOrDefault\([ \t]*${QUOTED_NAME}[ \t]*,[ \t]*${LITERAL}`, {
     priority: 1,
     group: firstMatched(3, 4, 5),
     accept: (v, m) => defaultOfSecret(m[1] ?? m[2]!, v),

@@ -71,17 +71,17 @@ export const PROSE_RULES: readonly Rule[] = [
     group: firstMatched(1, 2, 3, 4),
     accept: acceptAt(1),
   })),
-  // "Credentials: `admin` / `X`", "log in with admin / `X`": a user, a slash, the password.
+  // "Credentials: `admin` / `X`", "log in with admin / `X`": a user, a slash, the password set apart. Found at
+  // the slash (`log` and `sig` opened too many of the keyword engine's candidate positions).
   regexRule(
     "password",
-    ["credential", "log in", "login", "logged in", "sign in"],
-    String.raw`(?=[^\n/]{0,120}/)(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64})[ \t]{0,2}/[ \t]{0,2}${VALUE}`,
+    [" / `", ' / "', " / '"],
+    String.raw`(?<=(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64}))[ \t]/[ \t](?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})')`,
     {
       priority: 0.5,
       flags: "i",
-      group: firstMatched(1, 2, 3, 4),
-      // A bare word after a slash is a choice (`GitHub / GitLab`, `Google / Microsoft365`): only a value set apart.
-      accept: (v, m) => v.trim() === v && plausibleSecret(v, true) && setApart(m, 1),
+      group: firstMatched(1, 2, 3),
+      accept: (v) => v.trim() === v && plausibleSecret(v, true),
     },
   ),
 ];

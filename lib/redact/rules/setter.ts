@@ -215,8 +215,8 @@ export const SETTER_RULES: readonly Rule[] = [
   // `mysqli_connect('h', 'u', 'x')`: the third argument.
   regexRule(
     "password",
-    ["getconnection(", "pdo(", "mysqli(", "mysqli_connect(", "mysql_connect("],
-    String.raw`(?:(?<=DriverManager\.)getConnection|(?<=new[ \t]{1,4}\\?)(?:PDO|mysqli)|mysqli?_connect)\([ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
+    ["tconnection(", "pdo(", "mysqli(", "mysqli_connect(", "mysql_connect("],
+    String.raw`(?:(?<=DriverManager\.ge)tConnection|(?<=new[ \t]{1,4}\\?)(?:PDO|mysqli)|mysqli?_connect)\([ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*\$?${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
   // A settings object's setter, key then value: Java's `System.setProperty("db.password", "x")`,
