@@ -86,6 +86,7 @@ describe("padded labels and XML settings", () => {
   for (const [input, secret] of [
     [`Profile information\n-------------------\n    Key Content            : ${W}\n`, W],
     [`    Password               : ${W}\n`, W],
+    [`Password : ${W}\n`, W],
     [`<property>\n  <name>javax.jdo.option.ConnectionPassword</name>\n  <value>${W}</value>\n</property>\n`, W],
     [`<property>\n  <name>fs.s3a.secret.key</name>\n  <value>${W}</value>\n</property>\n`, W],
     [`<entry key="db.password">${W}</entry>\n`, W],
@@ -94,6 +95,8 @@ describe("padded labels and XML settings", () => {
   }
   for (const input of [
     "    Password               : ********\n",
+    "Password : (none)\n",
+    "Password : required for the first login\n",
     "    Security key           : Present\n",
     "<property><name>dfs.replication</name><value>3</value></property>\n",
     "<property><name>hadoop.security.credential.provider.path</name><value>jceks://hdfs/creds.jceks</value></property>\n",

@@ -220,12 +220,13 @@ export const MARKUP_RULES: readonly Rule[] = [
     scan: scanBoxRow,
     patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
   },
-  // Windows' padded labels: `netsh wlan show profile name=X key=clear` prints `Key Content            : X`.
+  // Windows' padded labels: `netsh wlan show profile name=X key=clear` prints `Key Content            : X`;
+  // other tools print `Password : X` with the one space.
   regexRule(
     "password",
-    ["key content ", "password  ", "passphrase  "],
+    ["key content ", "password  ", "passphrase  ", "password :", "passphrase :"],
     String.raw`(?<=(?:^|\n)[ \t]{0,8})(?:Key Content|Password|Passphrase)[ \t]{1,40}:[ \t]{1,8}([^\s][^\n]{0,255}?)[ \t]*(?=\r?\n|$)`,
-    { priority: 2, accept: (v) => plausibleSecret(v, true) },
+    { priority: 2, accept: (v) => !NOTE.test(v) && plausibleSecret(v, true) },
   ),
   // Hadoop/Hive/Spark `*-site.xml`: `<name>fs.s3a.secret.key</name>` then `<value>X</value>`.
   regexRule(
