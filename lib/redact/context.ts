@@ -8,6 +8,7 @@
 import { containerFinding, decodeBase64Text } from "./decode.ts";
 import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isEnvName, madeUp, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
+import { GO_MYSQL_DSN } from "./rules/connection.ts";
 import { hotFunctions } from "./tiering.ts";
 
 const KEY_MAX = 96;
@@ -37,7 +38,6 @@ const CORE_TAG = /^!!(?:str|binary)$/;
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
 /** `${NAME:default}` or `${NAME:-default}`, the whole value: the default in group 1. */
 const DEFAULT_AFTER_REF = /\$\{[A-Za-z_][\w.-]{0,95}:-?([^{}$\s][^{}\n]{0,4095})\}(?=["'`\s;,]|$)/y;
-const GO_MYSQL_DSN = /^[\w.$-]{0,64}:[^\s:@"'\x60/\\]{1,256}@(?:tcp[46]?|unix|udp)\(/;
 /** TYPE_WORD's longest word (`Optional[str]`): a longer value skips the regex. */
 const TYPE_WORD_LONGEST = 13;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
@@ -178,7 +178,6 @@ function labelSeparatorBefore(s: string, a: number): boolean {
   return c === 58 || c === 61;
 }
 
-/** An environment variable's name as env files, `export` and Dockerfile `ENV` lines write it. */
 /** A Makefile's assignments after a name: `NAME ?= value`, `NAME := value` (make reads the rest of the line as it is). */
 const MAKE_ASSIGN = /^[ \t]{1,8}[?:]=/;
 

@@ -404,6 +404,8 @@ export class UnitSet {
 }
 /** `[A-Za-z]`. */
 export const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** `\w`: `[A-Za-z0-9_]`. */
+export const isWordUnit = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95;
 /** `[\w.-]`: what a key name (`db.password`, `api-key`, `DB_PASS`) is made of. */
 export const isKeyChar = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
 

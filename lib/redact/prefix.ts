@@ -9,7 +9,7 @@
  * are bounded and no group is nested under a quantifier.
  */
 import { checksumOk } from "./crc32.ts";
-import { entropy, randomHexEntropy } from "./keys.ts";
+import { entropy, isWordUnit, randomHexEntropy } from "./keys.ts";
 import type { Rule, RulePattern, ScanCtx } from "./types.ts";
 import { hotFunctions } from "./tiering.ts";
 
@@ -87,7 +87,7 @@ function classTable(chars: string): Uint8Array {
 /** Whether LB fails at `at`: an ASCII letter, digit or `_` before it that is not an escape's `\\n`, `\\r` or `\\t`. */
 function insideWord(s: string, at: number): boolean {
   const c = s.charCodeAt(at - 1);
-  if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return false;
+  if (!isWordUnit(c)) return false;
   return !((c === 110 || c === 114 || c === 116) && at >= 2 && s.charCodeAt(at - 2) === 92);
 }
 

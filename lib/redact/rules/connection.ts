@@ -16,6 +16,17 @@ import { plausibleSecret, UnitSet } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
+/**
+ * go-sql-driver/mysql's DSN, `user:password@tcp(host:3306)/db`: the user's characters, the
+ * password's, and the protocol after the `@`. The rule below reads the password behind the protocol;
+ * the key/value rule leaves a whole DSN under `DSN=` to it (GO_MYSQL_DSN).
+ */
+const DSN_USER = String.raw`[\w.$-]{0,64}`;
+const DSN_PASSWORD = String.raw`[^\s:@"'\x60/\\]{1,256}`;
+const DSN_PROTOCOL = String.raw`@(?:tcp[46]?|unix|udp)\(`;
+/** A whole value that is a Go MySQL DSN. */
+export const GO_MYSQL_DSN = new RegExp(`^${DSN_USER}:${DSN_PASSWORD}${DSN_PROTOCOL}`);
+
 /** Ends a bare `Pwd=` value (a braced one runs to its `}`). */
 const VALUE_STOP = new UnitSet(" \t\r\n;\"'{}");
 const PWD_VALUE_MAX = 256;
@@ -200,7 +211,7 @@ export const CONNECTION_RULES: readonly Rule[] = [
   }),
   // go-sql-driver/mysql: `user:password@tcp(host:3306)/db`, `@unix(/run/mysqld.sock)/db`; the password
   // is read behind the protocol, up to the user's colon (`%s` and `${DB_PASS}` are templates).
-  regexRule("password", ["@tcp(", "@tcp4(", "@tcp6(", "@unix(", "@udp("], String.raw`(?<=(?:^|[\s"'\x60=(,])[\w.$-]{0,64}:([^\s:@"'\x60/\\]{1,256}))@(?:tcp[46]?|unix|udp)\(`, {
+  regexRule("password", ["@tcp(", "@tcp4(", "@tcp6(", "@unix(", "@udp("], String.raw`(?<=(?:^|[\s"'\x60=(,])${DSN_USER}:(${DSN_PASSWORD}))${DSN_PROTOCOL}`, {
     priority: 2,
     accept: (v) => plausibleSecret(v, true),
   }),

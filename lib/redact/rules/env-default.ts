@@ -28,11 +28,11 @@ const LITERAL = String.raw`(?:'([^'\n\\]{1,1024})'|"([^"\n\\]{1,1024})"|\x60([^\
 /**
  * A read at a keyword hit, name in groups 1-2 (quoted) or 3 (a member, `env.NAME`): a call or an
  * indexer whose receiver ends in `env`/`environ` (getenv, os.environ.get, ENV.fetch, Deno.env.get,
- * Laravel's and Django-environ's env), Elixir's get_env, Rust's env::var, .NET's
+ * Laravel's and Django-environ's env, Elixir's get_env by its `env(`), Rust's env::var, .NET's
  * GetEnvironmentVariable.
  */
 const READ = new RegExp(
-  String.raw`(?:env(?:iron)?(?:\.(?:get|fetch|str))?[(\[]|get_env\(|env::var\(|environmentvariable\()[ \t]*${QUOTED_NAME}[ \t]*|env\.([A-Za-z_]\w{0,95})\b(?![(.])`,
+  String.raw`(?:env(?:iron)?(?:\.(?:get|fetch|str))?[(\[]|env::var\(|environmentvariable\()[ \t]*${QUOTED_NAME}[ \t]*|env\.([A-Za-z_]\w{0,95})\b(?![(.])`,
   "iy",
 );
 /** After a call's name argument: the default as the next argument (`default=` named, in decouple and environs). */

@@ -46,8 +46,11 @@ function valueUnder(name: string, v: string, alone: boolean, settings = false): 
 /** `**Label:** value`, `**Label**: value` (or `__`): the label in group 1, a code span's inside in 2, a bare value in 3. */
 const BOLD_LABEL = String.raw`(?<=(?:\*\*|__)([A-Za-z][\w .'/-]{0,60}))(?::\*\*|\*\*:|:__|__:)[ \t]{1,4}(?:\x60([^\x60\n]{1,256})\x60|([^\s\x60*][^\s\x60]{0,255}?))(?=[ \t]*(?:\r?\n|$|[,;.]?[ \t]|[,;.]?$))`;
 
-/** A table's cell separators: Markdown's pipe and the box-drawing verticals tools print. */
-const isBar = (c: number): boolean => c === 124 || c === 0x2502 || c === 0x2503 || c === 0x2551;
+/** The box-drawing verticals tools print between cells (`│`, `┃`, `║`). */
+const BOX_BARS = ["\u2502", "\u2503", "\u2551"];
+const BOX_BAR_UNITS = new Set(BOX_BARS.map((b) => b.charCodeAt(0)));
+/** A table's cell separator: Markdown's pipe or a box bar. */
+const isBar = (c: number): boolean => c === 124 || (c > 127 && BOX_BAR_UNITS.has(c));
 /** A Markdown table's delimiter row (`|---|:--:|`) or a box table's rule (`├────┼────┤`). */
 const DELIMITER_ROW = /^[ \t]*(?:\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?|[├╞╟┝┠┣╠][─━═┼┿╂╋╪╫╬┬┴ ]{2,}[┤╡╢┥┨┫╣])[ \t]*\r?$/;
 const ROW_MAX = 2048;
@@ -182,7 +185,7 @@ function scanMarkdownRows(ctx: ScanCtx, hits: ReadonlyMap<string, readonly numbe
 const NONE: readonly number[] = [];
 
 /** Whether `s` holds a box-drawing vertical at all (a Latin-1 string cannot: no search then). */
-const hasBoxBar = (s: string): boolean => s.indexOf("\u2502") >= 0 || s.indexOf("\u2503") >= 0 || s.indexOf("\u2551") >= 0;
+const hasBoxBar = (s: string): boolean => BOX_BARS.some((b) => s.includes(b));
 
 /**
  * Box-drawn rows (`│ DB_PASSWORD │ x │`, which no ASCII keyword can open): at a secret word's hit,
@@ -198,6 +201,12 @@ function scanBoxRow(ctx: ScanCtx, pos: number): void {
   rowAt(ctx, pos);
 }
 
+/** What the two table rules (Markdown rows, box rows) share. */
+const TABLE_RULE = {
+  kinds: ["password", "generic-secret", "api-key"],
+  patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
+} as const;
+
 /** See the module comment. */
 export const MARKUP_RULES: readonly Rule[] = [
   regexRule("password", [":**", "**:", ":__", "__:"], BOLD_LABEL, {
@@ -206,20 +215,14 @@ export const MARKUP_RULES: readonly Rule[] = [
     accept: (v, m) => valueUnder(m[1]!.trim(), v, m[2] !== undefined || /^[ \t]*(?:\r?\n|$)/.test(m.input.slice(m.index + m[0].length, m.index + m[0].length + 4))),
   }),
   {
-    kinds: ["password", "generic-secret", "api-key"],
+    ...TABLE_RULE,
     keywords: ROW_OPENERS,
     scan() {
       // Everything happens in scanHits.
     },
     scanHits: scanMarkdownRows,
-    patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
   },
-  {
-    kinds: ["password", "generic-secret", "api-key"],
-    keywords: ["pass", "pwd", "psk", "secret", "token", "key", "credential"],
-    scan: scanBoxRow,
-    patterns: () => [{ kind: "password", source: DELIMITER_ROW.source, flags: "" }],
-  },
+  { ...TABLE_RULE, keywords: ["pass", "pwd", "psk", "secret", "token", "key", "credential"], scan: scanBoxRow },
   // Windows' padded labels: `netsh wlan show profile name=X key=clear` prints `Key Content            : X`;
   // other tools print `Password : X` with the one space.
   regexRule(

@@ -16,7 +16,7 @@
  * noun only a value set apart ("the password PasswordHasher uses" names a
  * class); a `(` only after a space (`password('Prompt: ')` is a call). `=` and `:` are the key/value rule's: `password=userPassword` is code.
  */
-import { madeUp, plausibleSecret } from "../keys.ts";
+import { isWordUnit, madeUp, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
@@ -33,8 +33,6 @@ const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1
 const setApart = (m: RegExpExecArray, n: number): boolean => m[n] !== undefined || m[n + 1] !== undefined || m[n + 2] !== undefined;
 // A quoted "value" with a space at either end closes a string the noun was in (`read -p 'Enter password ' pw; echo '`).
 const acceptAt = (n: number) => (v: string, m: RegExpExecArray): boolean => v.trim() === v && plausibleSecret(v, true) && (setApart(m, n) || madeUp(v));
-
-const isWordUnit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
 /**
  * A noun rule that reads only where prose can follow: a space or tab after the noun's word (and a

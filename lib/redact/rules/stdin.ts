@@ -9,7 +9,7 @@
  * And an expect script's `send "X\r"` answering an `expect "Password:"`.
  */
 import { plausibleSecret } from "../keys.ts";
-import { regexRule } from "../prefix.ts";
+import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 /** What reads a secret from standard input, on the command the pipe feeds (or before a here-string). */
@@ -22,8 +22,7 @@ const ECHO = String.raw`(?:echo(?:[ \t]{1,5}-[neE]{1,3})?|printf(?:[ \t]{1,5}(?:
 const SECRET_FILE = String.raw`(?:token|secret|passw(?:or)?d|passphrase|credentials?|api[_-]?key|\.pgpass|\.netrc)[\w.-]{0,40}(?<!\.pub)(?=["']?(?:[ \t\r\n;|&)]|$))`;
 
 /** The group that matched: a quoted word's inside, or the bare word. */
-const word = (m: RegExpExecArray): number => (m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3);
-const opts = { priority: 2, group: word, accept: (v: string) => plausibleSecret(v, true) };
+const opts = { priority: 2, group: firstMatched(1, 2, 3), accept: (v: string) => plausibleSecret(v, true) };
 
 /**
  * `… reader … <<< X`. The reader comes before the here-string, on its line
