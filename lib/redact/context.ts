@@ -700,6 +700,8 @@ function namedLiteral(ctx: ScanCtx, key: string, keyStart: number, keyEnd: numbe
   const sep = s.charCodeAt(keyEnd);
   if (grepSettingsLine(s, keyStart, keyEnd, v.end)) return true;
   if (commentValue(s, keyStart, v.end, value)) return true;
+  if (pairsLineValue(s, key, keyStart, v.end, value)) return true;
+  if ((sep === 58 || sep === 61) && proseLabelValue(s, key, keyStart, keyEnd, v.end, value)) return true;
   if (sep === 58) return yamlValueLine(ctx, keyStart, keyEnd, v.end);
   if (sep === 61 && (envPair(s, key, keyStart, keyEnd, v.end) || propertiesLine(s, keyStart, keyEnd, value, v.end))) return true;
   // An INI file spaces its `=` as often as not.
@@ -721,6 +723,69 @@ function commentValue(s: string, keyStart: number, valueEnd: number, value: stri
   while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
   return endsLine(s, e) || s.startsWith("-->", e) || s.startsWith("*/", e);
 }
+/**
+ * A password key's pair after another pair on its line, outside any bracket: `login: admin, password:
+ * Word` (what a tool or an agent prints), `user=admin password=Word` (logfmt, a shell's environment
+ * prefix, a command's `key=value` arguments). Code writes two pairs on a line only inside an object
+ * literal or a call's parentheses, so no bracket may be open before the key; and on a line of an object
+ * literal written without its braces (`  login: admin, password: userPassword,`) the value is a
+ * camelCase name, which a password is not taken to be. The value must read as made up (a digit or an
+ * inner capital), as a comment's must, and end its pair.
+ */
+function pairsLineValue(s: string, key: string, keyStart: number, valueEnd: number, value: string): boolean {
+  if (!wordPassword(value, key)) return false;
+  const after = valueEnd < s.length ? s.charCodeAt(valueEnd) : 10;
+  if (!(endsLine(s, valueEnd) || after === 44 || after === 59 || after === 32 || after === 9)) return false;
+  const lineStart = nearLineStart(s, keyStart, PAIRS_PREFIX_MAX);
+  if (lineStart < 0) return false;
+  const head = s.slice(lineStart, keyStart);
+  if (!PAIR_BEFORE.test(head)) return false;
+  let open = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) open++;
+    else if ((c === 41 || c === 93 || c === 125) && open > 0) open--;
+  }
+  return open === 0;
+}
+/**
+ * A password key a few words of prose label, its value ending the line: `Generated password: Word`,
+ * `Your password: Word`, `✓ Initial admin password: Word (change it after first login)`, a log line's
+ * `INFO: connecting with password=Word`: what a tool prints and an agent reports. A declaration reads the same (`private readonly password: SecretString`),
+ * so no word before the key may be one of code's, and the value must read as made up and be no
+ * camelCase name.
+ */
+function proseLabelValue(s: string, key: string, keyStart: number, keyEnd: number, valueEnd: number, value: string): boolean {
+  // `password: Word`, or a log line's `password=Word`.
+  const gap = s.charCodeAt(keyEnd + 1);
+  if ((s.charCodeAt(keyEnd) === 58 && gap !== 32 && gap !== 9) || !wordPassword(value, key)) return false;
+  let e = valueEnd;
+  while (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9) e++;
+  if (!endsLine(s, e) && !(e > valueEnd && s.charCodeAt(e) === 40)) return false;
+  const lineStart = nearLineStart(s, keyStart, PROSE_HEAD_MAX);
+  if (lineStart < 0) return false;
+  const head = s.slice(lineStart, keyStart);
+  return PROSE_HEAD.test(head) && !CODE_WORD.test(head);
+}
+/** Up to three symbols (a bullet, a check mark), then one to six words (a log level's `INFO:` among them), each with a space after it. */
+const PROSE_HEAD = /^[ \t]*[^\w\s]{0,3}[ \t]*(?:[A-Za-z][A-Za-z'\u2019-]*:?[ \t]){1,6}$/;
+/** The words a declaration opens with, in the languages whose fields and parameters read `name: Type`. */
+const CODE_WORD = /\b(?:private|public|protected|internal|readonly|static|let|const|var|val|def|export|declare|abstract|override|final|func|fn|pub|mut|type|interface|param|arg|inout|lateinit|open|return|yield|await|assert)\b/i;
+const PROSE_HEAD_MAX = 120;
+
+/** A pair right before the key: a key, `:` or `=`, a value with no space or bracket, then `,` `;` `|` or spaces. */
+const PAIR_BEFORE = /(?:^|[\s,;|])[A-Za-z][\w.-]{0,40}[ \t]?[:=][ \t]{0,2}[^\s,;:=(){}\[\]"'`]{1,200}(?:[ \t]*[,;|][ \t]*|[ \t]+)$/;
+/**
+ * Whether a password key's bare word reads as the password itself where its line is no settings
+ * file's: made up (a digit or an inner capital), and no name (`userPassword`, `PasswordFormat`,
+ * `DB_PASSWORD`: a camelCase word, a password's own noun, a constant).
+ */
+const wordPassword = (value: string, key: string): boolean => madeUp(value) && !CAMEL_NAME.test(value) && !PASSWORD_NOUN.test(value) && !isAName(value, key);
+/** `userPassword`, `newPass1`: a lower-case word, then a capital. */
+const CAMEL_NAME = /^[a-z]+[A-Z]/;
+const PASSWORD_NOUN = /pass|pwd/i;
+const PAIRS_PREFIX_MAX = 240;
+
 /** A comment's opener at its line's start, or after code and a space (`x = 1  # …`), then its words. */
 const COMMENT_BEFORE = /^(?:[ \t]*(?:#+|\/\/+|--|;+|<!--|\/\*+|\*|REM)|[^\n]*?[ \t](?:#|\/\/))(?:[ \t][^\n]*)?[ \t]$|^[ \t]*(?:#|\/\/|<!--|\/\*)$/;
 const COMMENT_PREFIX_MAX = 160;

@@ -911,3 +911,59 @@ describe("a password key in a comment: the word ending the line or the comment",
     test(`stays: ${text.trim()}`, () => staysWhole(text));
   }
 });
+
+describe("a password key's pair after another pair on its line, outside any bracket: the made-up word goes", () => {
+  for (const text of [
+    "login: admin, password: CorrectHorseBattery\n",
+    "Created user. Username: admin, Password: CorrectHorseBattery\n",
+    "level=info msg=\"user created\" user=admin password=CorrectHorseBattery\n",
+    "user=admin password=CorrectHorseBattery ./bin/seed\n",
+    "host: db; user: app; password: CorrectHorseBattery; port: 5432\n",
+    "account | user: admin | password: CorrectHorseBattery\n",
+  ]) {
+    test(text.trim(), () => onlyValueGoes(text, "CorrectHorseBattery"));
+  }
+  for (const text of [
+    // An object literal's line without its braces: a camelCase name.
+    "  login: admin, password: userPassword,\n",
+    // Inside braces or parentheses: code.
+    "const opts = { login: admin, password: CorrectHorseBattery };\n",
+    "connect(user=admin, password=CorrectHorseBattery)\n",
+    "User{Login: admin, Password: CorrectHorseBattery}\n",
+    // Words that are no password: a placeholder's name, a description, a type, a constant's name.
+    "login: admin, password: Password\n",
+    "login: admin, password: required\n",
+    "fields: name, email, password: String\n",
+  ]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
+  }
+});
+
+describe("a password key a few words of prose label, its value ending the line: the made-up word goes", () => {
+  for (const text of [
+    "Generated password: CorrectHorseBattery\n",
+    "Your password: CorrectHorseBattery\n",
+    "Temporary password: CorrectHorseBattery\n",
+    "\u2713 Initial admin password: CorrectHorseBattery (change it after first login)\n",
+    "  - Root password: CorrectHorseBattery\n",
+    "INFO: connecting with password=CorrectHorseBattery\n",
+  ]) {
+    test(text.trim(), () => onlyValueGoes(text, "CorrectHorseBattery"));
+  }
+  for (const text of [
+    // Declarations: a field's or parameter's type.
+    "  private readonly password: SecretString\n",
+    "  let password: SecureString\n",
+    "  required string password: PasswordFormat\n",
+    "  let password=SecretValue\n",
+    "  return password=SecretValue\n",
+    // Words that describe, and placeholders.
+    "Default password: None\n",
+    "Enter password: ********\n",
+    "Your password: ${PASSWORD}\n",
+    // The value does not end the line.
+    "Your password: CorrectHorseBattery is weak, change it\n",
+  ]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
+  }
+});

@@ -24,10 +24,14 @@ import type { Rule } from "../types.ts";
 const VALUE = String.raw`(?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})'|([^\s\x60"'(),;]{4,256}?)(?=[.,;:!?)]?(?:[ \t\r\n]|$)))`;
 /** The noun: a password's, the rest of a name around it (`DB_PASSWORD`, `passwords`), a code span's closing tick. */
 const NOUN = String.raw`(?:password|passphrase|passwd)\w{0,40}\x60?`;
-/** Whose password: "the password for admin is …", "the password of the db is …" (before a word that hands it over only). */
-const OWNER = String.raw`(?:[ \t]{1,4}(?:for|of)[ \t]{1,4}[^\s]{1,40}?)?`;
+/**
+ * Whose password: "the password for admin is …", "the password of the db is …", up to four words
+ * ("the password for the 'elastic' user is …", Elasticsearch's "for the elastic built-in superuser is
+ * : …"), before a word that hands it over only.
+ */
+const OWNER = String.raw`(?:[ \t]{1,4}(?:for|of)(?:[ \t]{1,4}[^\s]{1,40}?){1,4})?`;
 /** What hands the value over. */
-const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1,4}been)(?:[ \t]{1,4}now)?(?:[ \t]{1,4}(?:set|changed|reset|updated|rotated)[ \t]{1,4}to)?|(?:(?:is|was|has[ \t]{1,4}been|been|got|gets|now)[ \t]{1,4})?(?:set|changed|reset|updated|rotated)[ \t]{1,4}to|to|(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}\S{1,258}[ \t]{1,4}to)[ \t]{1,4}|[ \t]{1,4}\([ \t]{0,4})`;
+const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1,4}been)(?:[ \t]{1,4}now)?(?:[ \t]{1,4}(?:set|changed|reset|updated|rotated)[ \t]{1,4}to)?|(?:(?:is|was|has[ \t]{1,4}been|been|got|gets|now)[ \t]{1,4})?(?:set|changed|reset|updated|rotated)[ \t]{1,4}to|to|(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}\S{1,258}[ \t]{1,4}to)(?:[ \t]{0,2}:)?[ \t]{1,4}|[ \t]{1,4}\([ \t]{0,4})`;
 
 /** A value in code or quotes goes when plausible; a bare word only when it also reads as made up. */
 const setApart = (m: RegExpExecArray, n: number): boolean => m[n] !== undefined || m[n + 1] !== undefined || m[n + 2] !== undefined;
