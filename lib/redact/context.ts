@@ -337,6 +337,8 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
   let indent = head[1]!.length;
   const judged = { line: lineStart, indent };
   const verdict = walkUp(s, lineStart, (line, start) => {
+    // A shell prompt's line (`$ sops -d secrets.yaml`): the output begins below it, as at the text's start.
+    if (PROMPT_LINE.test(line)) return true;
     const m = YAML_LINE.exec(line);
     if (!m) return undefined; // blank or a comment
     const at = m[1]!.length;
@@ -477,6 +479,8 @@ const WALK_LINES_MAX = 32;
 const WALK_LINE_MAX = 256;
 /** A line with something on it (its indentation in group 1) that is not a comment. */
 const YAML_LINE = /^([ \t]*)(- )?[^\s#]/;
+/** A shell prompt and its command: `$ cmd`, `user@host:~/app$ cmd`. */
+const PROMPT_LINE = /^(?:\$|[\w.-]{1,64}@[\w.-]{1,64}(?::[^\s$#]{0,200})?[$#%])[ \t]/;
 /** A mapping key with nothing after it: what a block of `key: value` lines hangs under. */
 const YAML_PARENT = /^[ \t]*(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):[ \t]*(?:#.*)?\r?$/;
 /** A sibling entry: `key: value` or `- item`, not code (a trailing `,` `;` `{` `(` or `)`). */

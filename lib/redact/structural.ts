@@ -17,7 +17,7 @@ import { k8sSecretRule } from "./rules/k8s-secret.ts";
 import { dockerAuthRule } from "./rules/docker-auth.ts";
 import { afterVerbRule } from "./rules/after-verb.ts";
 import { printedRule } from "./rules/printed.ts";
-import { labelLineRule } from "./rules/label-line.ts";
+import { labelLineRule, setupPasswordsRule } from "./rules/label-line.ts";
 import { aloneLineRule } from "./rules/alone-line.ts";
 import { STDIN_RULES } from "./rules/stdin.ts";
 import { SETTER_RULES } from "./rules/setter.ts";
@@ -37,6 +37,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
   [printedRule, "printed"],
   [labelLineRule, "label-line"],
+  [setupPasswordsRule, "label-line"],
   [aloneLineRule, "alone-line"],
   ...STDIN_RULES.map((r) => [r, "stdin"] as [Rule, string]),
   ...SETTER_RULES.map((r) => [r, "setter"] as [Rule, string]),

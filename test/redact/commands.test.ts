@@ -355,6 +355,24 @@ describe("database tools' own password shapes", () => {
   }
 });
 
+describe("a flag's argument quoted as a shell needs it for symbols and spaces", () => {
+  for (const [input, secret] of [
+    ["mysql -uroot -p'Tr0ub4dor&3' -e 'select 1'\n", "Tr0ub4dor&3"],
+    ['mysqldump -u root -p"xK9#mP2$vL8q" db > db.sql\n', "xK9#mP2$vL8q"],
+    [`mysql -u root -p'${W}' app\n`, W],
+    ["docker login -u bob -p 'P@ssw0rd!2024' registry.example.com\n", "P@ssw0rd!2024"],
+    ['redis-cli -a "Tr0ub4dor&3" ping\n', "Tr0ub4dor&3"],
+    ["sshpass -p 'correct horse battery staple' ssh deploy@host\n", "correct horse battery staple"],
+    ["ldapsearch -x -D cn=admin -w 'Tr0ub4dor&3' -b dc=acme\n", "Tr0ub4dor&3"],
+    ["zip -P 'correct horse battery staple' out.zip f\n", "correct horse battery staple"],
+  ] as const) {
+    test(input.trim(), () => onlySecretGoes(input, secret));
+  }
+  for (const input of ['mysql -u root -p"$MYSQL_PWD" app\n', "mysql -u root -p'' app\n", "docker login -u bob -p \"$REGISTRY_PASSWORD\" ghcr.io\n", "sshpass -f ~/.pw ssh host\n"]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
 describe("code with conninfo's keys is no connection string", () => {
   for (const input of [
     "    def __init__(self, host, port=NNTP_PORT, user=None, password=None,\n                 readermode=None, usenetrc=False):\n",

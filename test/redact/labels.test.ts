@@ -50,6 +50,13 @@ describe("weak or no labels", () => {
       expect(r.text(input)).toBe(input);
     }
   });
+  test("Elasticsearch's setup-passwords: PASSWORD <user> = <value> on its own line (rules/label-line.ts)", () => {
+    const out = "Changed password for user elastic\nPASSWORD elastic = qMHrhGyuMRSHDpiB4ZaN\n\nChanged password for user kibana_system\nPASSWORD kibana_system = CorrectHorseBattery\n";
+    const red = r.text(out);
+    expect(red).toMatch(/^Changed password for user elastic\nPASSWORD elastic = \[REDACTED:password:[0-9a-f]{4}\]\n\nChanged password for user kibana_system\nPASSWORD kibana_system = \[REDACTED:password:[0-9a-f]{4}\]\n$/);
+    // Lower case, not at a line's start, and a placeholder are no such line.
+    for (const input of ["password elastic = CorrectHorseBattery\n", "echo PASSWORD elastic = CorrectHorseBattery\n", "PASSWORD elastic = changeme\n"]) expect(r.text(input)).toBe(input);
+  });
   test("Key= and key = …", () => {
     const t = tok();
     expect(gone(`[DEBUG] Using Key=${t}\n`, t)).toMatch(/^\[DEBUG\] Using Key=\[REDACTED:labelled-token:[0-9a-f]{4}\]\n$/);
@@ -467,6 +474,9 @@ describe("YAML: a bare word under a password key is the value", () => {
     ["a compact list", "users:\n- name: admin\n  password: CorrectHorseBattery\n"],
     ["after a comment and a blank line", "database:\n  # production\n\n  host: db\n  password: CorrectHorseBattery # rotate monthly\n"],
     ["top level", "host: db\nadmin_password: CorrectHorseBattery\n"],
+    // A shell prompt's line above is where a command's output starts (sops -d, ansible-vault view, cat).
+    ["a command's output after its prompt line", "$ sops -d secrets.enc.yaml\ndb_password: CorrectHorseBattery\n"],
+    ["after a user@host prompt", "bob@box:~/app$ ansible-vault view vars.yml\nvault_db_password: CorrectHorseBattery\n"],
   ] as const) {
     test(name, () => onlyTheWordGoes(text));
   }
@@ -478,6 +488,8 @@ describe("YAML: a bare word under a password key is the value", () => {
     ["a parameter list", "def login(\n    user: str,\n    password: SecretValue\n):\n"],
     ["a YAML alias", "defaults:\n  password: *sharedPassword\n"],
     ["a member path", "props:\n  password: PropTypes.string\n"],
+    ["code printed after a prompt", "$ cat app.py\nclass Config:\n    password: HashedPassword\n"],
+    ["a line of code between the prompt and the key", "$ cat app.ts\nlogin()\npassword: HashedPassword\n"],
     ["a key that is not a password's", "steps:\n  - uses: actions/checkout@v4\n    with:\n      token: GitHubToken\n"],
   ] as const) {
     test(`stays: ${name}`, () => {

@@ -27,6 +27,8 @@ describe("a password in an agent's own words", () => {
     `The new password is \`${W}\`.\n`,
     `Your new password is: ${W}\n`,
     `The password for the 'elastic' user is ${W}\n`,
+    "Use the password Tr0ub4dor&3 to log in.\n",
+    "Log in with the password P@ssw0rd!2024\n",
     `The generated password for the elastic built-in superuser is : ${W}\n`,
     `The admin password has been set to: \`${W}\`\n`,
     `I set DB_PASSWORD to ${W} in .env.\n`,
@@ -41,7 +43,7 @@ describe("a password in an agent's own words", () => {
     `Credentials: \`admin\` / \`${W}\`\n`,
     `The passphrase is \`correct horse battery staple\`.\n`,
   ]) {
-    test(input.trim(), () => onlySecretGoes(input, input.includes("staple") ? "correct horse battery staple" : W));
+    test(input.trim(), () => onlySecretGoes(input, input.includes("staple") ? "correct horse battery staple" : input.includes("Tr0ub4dor") ? "Tr0ub4dor&3" : input.includes("P@ss") ? "P@ssw0rd!2024" : W));
   }
   test("from the old one to the new one: both go", () => onlySecretGoes(`Changed the password from \`OldPass123\` to \`${W}\`.\n`, "OldPass123", W));
   for (const input of [
@@ -69,6 +71,10 @@ describe("a password in an agent's own words", () => {
     "Passwords must contain at least 1 uppercase letter and 1 digit.\n",
     "the password PasswordHasher uses\n",
     "the password ECDSA256 signature\n",
+    "the password sha256-hashed with a salt\n",
+    "the password Base64Url-encoded in the header\n",
+    "the password passwordV2Hash field\n",
+    "pete\t\tHPPA = /usr/bin/passwd ^[a-zA-Z0-9_]+$, !/usr/bin/passwd root\n",
     "# The password is read from PGPASSWORD\n",
     // What machine.ts and golden.ts's real files showed: an owner before a code span, and calls.
     "Get the stored password for the `service` and `account`.\n",

@@ -10,6 +10,12 @@ import { plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule, type RegexRuleOpts } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
+/**
+ * A flag's argument as a shell passes it: single-quoted (anything, spaces too), double-quoted, or
+ * bare; groups 1, 2, 3 (firstMatched). A reference (`"$PASS"`) is plausibleSecret's to turn away.
+ */
+const ARG = String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s'"\\]{1,256}))`;
+
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
   // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
   ["basic-auth", ["-u ", "--user ", "--user="], String.raw`(?<=\s|^)(?:-u|--user)[ =]{0,3}(?:\\?["'])?[^\s:"'\\]{0,256}(?:\\?["'])?:(?:\\?["'])?([^\s"'\\]{1,256})`, {
@@ -19,32 +25,33 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["netrc-password", ["machine "], String.raw`machine[ \t]{1,10}\S{1,256}\s{1,10}login[ \t]{1,10}\S{1,256}\s{1,10}password[ \t]{1,10}(\S{1,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
-  // mysql -pSECRET (no space: that is mysql's syntax for an inline password)
-  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
+  // mysql -pSECRET (no space: that is mysql's syntax for an inline password), quoted as a shell needs
+  // it for symbols: -p'SECRET', -p"SECRET"
+  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s'"\\-][^\s'"\\]{2,127}))`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
   }],
   // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)
-  ["password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["-cli"], within: 200 + "-cli".length },
+  ["password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-cli"], within: 200 + "-cli".length },
   }],
   // docker login -p SECRET, and the registry and cloud logins that copy its flags
-  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}([^\s'"\\]{3,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["login"], within: 200 + "login".length },
+  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["login"], within: 200 + "login".length },
   }],
   // sshpass -p SECRET (its other flags may come first)
-  ["password", ["sshpass "], String.raw`sshpass(?:[ \t]{1,5}-[A-Za-oq-z][^\s]{0,64}){0,4}[ \t]{1,5}-p[ \t]{0,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true),
+  ["password", ["sshpass "], String.raw`sshpass(?:[ \t]{1,5}-[A-Za-oq-z][^\s]{0,64}){0,4}[ \t]{1,5}-p[ \t]{0,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // zip/unzip -P SECRET, 7z -pSECRET
-  ["password", [" -p"], String.raw`(?<=\b(?:zip|unzip|zipcloak)\b[^\n]{0,200}) -P[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["zip"], within: 200 + "zipcloak".length },
+  ["password", [" -p"], String.raw`(?<=\b(?:zip|unzip|zipcloak)\b[^\n]{0,200}) -P[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["zip"], within: 200 + "zipcloak".length },
   }],
   ["password", [" -p"], String.raw`(?<=\b7z[az]?\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["7z"], within: 204 },
   }],
   // ldapsearch -w SECRET (and the other OpenLDAP clients)
-  ["password", [" -w "], String.raw`(?<=\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n]{0,200}) -w[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["ldap"], within: 200 + "ldappasswd".length },
+  ["password", [" -w "], String.raw`(?<=\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n]{0,200}) -w[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["ldap"], within: 200 + "ldappasswd".length },
   }],
   // smbclient -U user%SECRET
   ["password", ["-u ", "--user"], String.raw`(?<=\b(?:smbclient|smbmap|rpcclient|net)\b[^\n]{0,200})(?:-U|--user)[ \t=]{1,3}["']?[^\s%'"]{1,64}%([^\s'"\\]{1,256})`, {
@@ -61,39 +68,39 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // mosquitto_passwd -b FILE USER SECRET
-  ["password", ["mosquitto_passwd "], String.raw`mosquitto_passwd(?:[ \t]{1,5}-[A-Za-z]{1,3})*?[ \t]{1,5}-b[ \t]{1,5}[^\s-]\S{0,254}[ \t]{1,5}\S{1,64}[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true),
+  ["password", ["mosquitto_passwd "], String.raw`mosquitto_passwd(?:[ \t]{1,5}-[A-Za-z]{1,3})*?[ \t]{1,5}-b[ \t]{1,5}[^\s-]\S{0,254}[ \t]{1,5}\S{1,64}[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // FreeRDP's Windows-style switches: xfreerdp /u:USER /p:SECRET
   ["password", [" /p:", ' "/p:'], String.raw`(?<=\b(?:x|wl|sdl-)?freerdp3?\b[^\n]{0,200}) "?/p:(?:'([^'\n]{1,256})'|([^\s'"\\]{1,256}))`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), group: firstMatched(1, 2), near: { words: ["freerdp"], within: 200 + "sdl-freerdp3".length },
   }],
   // dotnet nuget add|update source … -p SECRET
-  ["password", [" -p "], String.raw`(?<=\bdotnet[ \t]{1,5}nuget[ \t]{1,5}(?:add|update)[ \t]{1,5}source\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["nuget"], within: 220 },
+  ["password", [" -p "], String.raw`(?<=\bdotnet[ \t]{1,5}nuget[ \t]{1,5}(?:add|update)[ \t]{1,5}source\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["nuget"], within: 220 },
   }],
   // sqlcmd/bcp/osql/isql -P SECRET (SQL Server's tools)
-  ["password", [" -p "], String.raw`(?<=\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,200}) -P[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["sqlcmd", "bcp", "osql", "isql"], within: 206 },
+  ["password", [" -p "], String.raw`(?<=\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,200}) -P[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["sqlcmd", "bcp", "osql", "isql"], within: 206 },
   }],
   // openssl -k SECRET (the passphrase of enc; -pass pass:… is the key/value rule's)
-  ["password", [" -k "], String.raw`(?<=\bopenssl\b[^\n]{0,200}) -k[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["openssl"], within: 207 },
+  ["password", [" -k "], String.raw`(?<=\bopenssl\b[^\n]{0,200}) -k[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["openssl"], within: 207 },
   }],
   // useradd/usermod -p HASH: crypt(3) of the password, which a dictionary attack reads back
-  ["password", [" -p "], String.raw`(?<=\buser(?:add|mod)\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["useradd", "usermod"], within: 207 },
+  ["password", [" -p "], String.raw`(?<=\buser(?:add|mod)\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["useradd", "usermod"], within: 207 },
   }],
   // Positional passwords: rabbitmqctl add_user USER SECRET, change_password USER SECRET; net user NAME SECRET
-  ["password", ["add_user ", "change_password "], String.raw`(?<=\brabbitmqctl\b[^\n]{0,100})(?:add_user|change_password)[ \t]{1,5}["']?[^\s'"]{1,64}["']?[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["rabbitmqctl"], within: 111 },
+  ["password", ["add_user ", "change_password "], String.raw`(?<=\brabbitmqctl\b[^\n]{0,100})(?:add_user|change_password)[ \t]{1,5}["']?[^\s'"]{1,64}["']?[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["rabbitmqctl"], within: 111 },
   }],
   ["password", ["net user "], String.raw`net[ \t]{1,5}user[ \t]{1,5}["']?[^\s'"/]{1,64}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})(?=["']?(?:[ \t]{1,5}/|[ \t]*\r?$|[ \t]*\n))`, {
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
   // Windows: psexec/paexec -p SECRET, schtasks /RP SECRET, net use \\host\share SECRET
-  ["password", [" -p "], String.raw`(?<=\b(?:psexec|psexec64|paexec)\b[^\n]{0,200}) -p[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["psexec", "paexec"], within: 208 },
+  ["password", [" -p "], String.raw`(?<=\b(?:psexec|psexec64|paexec)\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["psexec", "paexec"], within: 208 },
   }],
   ["password", [" /rp "], String.raw`(?<=\bschtasks\b[^\n]{0,200}) /rp[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), flags: "i",
@@ -102,8 +109,8 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
   // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (and the older `mc config host add`)
-  ["password", ["mc alias ", "mc config "], String.raw`mc[ \t]{1,5}(?:alias[ \t]{1,5}set|config[ \t]{1,5}host[ \t]{1,5}add)[ \t]{1,5}\S{1,64}[ \t]{1,5}\S{1,512}[ \t]{1,5}["']?[^\s'"]{1,256}["']?[ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true),
+  ["password", ["mc alias ", "mc config "], String.raw`mc[ \t]{1,5}(?:alias[ \t]{1,5}set|config[ \t]{1,5}host[ \t]{1,5}add)[ \t]{1,5}\S{1,64}[ \t]{1,5}\S{1,512}[ \t]{1,5}["']?[^\s'"]{1,256}["']?[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // Redis's AUTH [user] SECRET at redis-cli's prompt (`127.0.0.1:6379> AUTH …`); a line that opens
   // with AUTH is as often a log's word (`AUTH failed`, `AUTH token expired`)
@@ -111,8 +118,8 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // ssh-keygen -N NEWPASS / -P OLDPASS
-  ["password", [" -n ", " -p "], String.raw`(?<=\bssh-keygen\b[^\n]{0,200}) -[NP][ \t]{1,5}["']?([^\s'"\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["ssh-keygen"], within: 200 + "ssh-keygen".length },
+  ["password", [" -n ", " -p "], String.raw`(?<=\bssh-keygen\b[^\n]{0,200}) -[NP][ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["ssh-keygen"], within: 200 + "ssh-keygen".length },
   }],
   // Secret stores set from an argument: gh secret set NAME --body X (-b X), aws ssm put-parameter
   // --value X, aws secretsmanager create-secret/put-secret-value/update-secret --secret-string X,

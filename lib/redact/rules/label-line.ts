@@ -13,7 +13,8 @@
  * is the key's plain scalar, continued; a nested mapping's lines are
  * `k: v` or `- x`, never one token.
  */
-import { classifyKey } from "../keys.ts";
+import { classifyKey, plausibleSecret } from "../keys.ts";
+import { regexRule } from "../prefix.ts";
 import { type Printed, printedAs, printedLines } from "../printed.ts";
 import type { Rule } from "../types.ts";
 
@@ -58,5 +59,24 @@ export const labelLineRule: Rule = {
     let to = s.indexOf("\n", from);
     if (to < 0) to = s.length;
     printedLines(s, from, to, by, ctx.out);
+  },
+};
+
+/**
+ * The same credential on the label's line, as Elasticsearch's
+ * `elasticsearch-setup-passwords auto` prints each user's new password:
+ * `PASSWORD elastic = X`. Capitals only, at a line's start: no code or prose
+ * writes the noun that way before a name and `=`.
+ */
+const setupPasswords: Rule = regexRule("password", ["password"], String.raw`PASSWORD[ \t]{1,4}[\w.-]{1,64}[ \t]{1,4}=[ \t]{1,4}(\S{1,256})(?=[ \t]*\r?(?:\n|$))`, {
+  priority: 1,
+  accept: (v) => plausibleSecret(v, true),
+});
+export const setupPasswordsRule: Rule = {
+  ...setupPasswords,
+  // The keyword pass folds case: the capitals and the line's start are tested here, before the regex.
+  scan(ctx, pos, kw) {
+    const u = ctx.units;
+    if (u[pos] === 80 && u[pos + 1] === 65 && u[pos + 4] === 87 && (pos === 0 || u[pos - 1] === 10)) setupPasswords.scan(ctx, pos, kw);
   },
 };

@@ -33,6 +33,9 @@ const OWNER = String.raw`(?:[ \t]{1,4}(?:for|of)(?:[ \t]{1,4}[^\s]{1,40}?){1,4})
 /** What hands the value over. */
 const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1,4}been)(?:[ \t]{1,4}now)?(?:[ \t]{1,4}(?:set|changed|reset|updated|rotated)[ \t]{1,4}to)?|(?:(?:is|was|has[ \t]{1,4}been|been|got|gets|now)[ \t]{1,4})?(?:set|changed|reset|updated|rotated)[ \t]{1,4}to|to|(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}\S{1,258}[ \t]{1,4}to)(?:[ \t]{0,2}:)?[ \t]{1,4}|[ \t]{1,4}\([ \t]{0,4})`;
 
+/** What a password made to rules has and a name has not: both cases, a digit, a symbol. */
+const STRONG = [/[a-z]/, /[A-Z]/, /\d/, /[!@#$%^&*+=?~]/];
+
 /** A value in code or quotes goes when plausible; a bare word only when it also reads as made up. */
 const setApart = (m: RegExpExecArray, n: number): boolean => m[n] !== undefined || m[n + 1] !== undefined || m[n + 2] !== undefined;
 // A quoted "value" with a space at either end closes a string the noun was in (`read -p 'Enter password ' pw; echo '`).
@@ -65,6 +68,15 @@ export const PROSE_RULES: readonly Rule[] = [
     flags: "i",
     group: firstMatched(1, 2, 3, 4),
     accept: acceptAt(1),
+  })),
+  // Right after the noun, a bare value shaped like nothing but a password: letters of both cases, a
+  // digit and a symbol, 8+ characters ("Use the password Tr0ub4dor&3 to log in"). A class's name
+  // (`PasswordHasher`), an algorithm's (`ECDSA256`), `sha256-hashed` and `Base64Url` lack a part; a
+  // regex or a path after the noun (sudoers' `/usr/bin/passwd ^[a-zA-Z0-9_]+$`) has brackets or slashes.
+  afterProseNoun(regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}[ \t]{1,4}([^\s\x60"'(),;[\]{}<>\\/|]{8,256}?)(?=[.,;:!?)]?(?:[ \t\r\n]|$))`, {
+    priority: 0.5,
+    flags: "i",
+    accept: (v) => STRONG.every((re) => re.test(v)) && plausibleSecret(v, true),
   })),
   // The old one of "changed the password from `A` to `B`".
   afterProseNoun(regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}[ \t]{1,4}(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}${VALUE}[ \t]{1,4}to[ \t]`, {
