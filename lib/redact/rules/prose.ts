@@ -48,14 +48,18 @@ function afterProseNoun(rule: Rule): Rule {
   return {
     ...rule,
     scan(ctx, pos, kw) {
-      const u = ctx.units;
-      let i = pos + kw.length;
-      const lim = Math.min(u.length, i + 40);
-      while (i < lim && isWordUnit(u[i]!)) i++;
-      if (u[i] === 96) i++;
-      if (u[i] === 32 || u[i] === 9) rule.scan(ctx, pos, kw);
+      const i = nounEnd(ctx.units, pos, kw);
+      if (ctx.units[i] === 32 || ctx.units[i] === 9) rule.scan(ctx, pos, kw);
     },
   };
+}
+
+/** Where the noun at `pos` (keyword `kw`) ends: past the rest of its word (`passwords`, `DB_PASSWORD`, up to 40) and a code span's closing tick. */
+function nounEnd(u: Uint16Array, pos: number, kw: string): number {
+  let i = pos + kw.length;
+  const lim = Math.min(u.length, i + 40);
+  while (i < lim && isWordUnit(u[i]!)) i++;
+  return u[i] === 96 ? i + 1 : i;
 }
 
 // strongAfterNoun's classes of code unit, as bits: a value needs all four; a unit of no class below
@@ -89,10 +93,7 @@ const strongAfterNoun: Rule = {
   keywords: ["password", "passphrase", "passwd"],
   scan(ctx, pos, kw) {
     const u = ctx.units;
-    let i = pos + kw.length;
-    const lim = Math.min(u.length, i + 40);
-    while (i < lim && isWordUnit(u[i]!)) i++;
-    if (u[i] === 96) i++;
+    let i = nounEnd(u, pos, kw);
     let gap = 0;
     while (gap < 4 && (u[i] === 32 || u[i] === 9)) (i++, gap++);
     if (gap === 0) return;
