@@ -33,6 +33,7 @@ import { allowMatcher, compileUserPattern, USER_KIND } from "./pattern.ts";
 import { OUTPUT_KEYS, type Printed, printedByCall } from "./printed.ts";
 import { publicValueKey } from "./rules/entropy.ts";
 import { giveBackUnits, lendUnits } from "./runs.ts";
+import type { Finding } from "./types.ts";
 
 export { builtinKinds } from "./engine.ts";
 export { loadFingerprintKey } from "./fingerprint.ts";
@@ -213,8 +214,9 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
   const digest = (data: string): string => keyedDigest(key(), data);
   const strict = config.strict === true;
 
-  const segmentsOf = (s: string, budget: { left: number }, units: Uint16Array | undefined, printed: Printed | undefined): Segment[] => {
-    const segs = resolve(scan(s, BUILTIN_RULES, extras, { budget, strict, units, printed }));
+  const segmentsOf = (s: string, budget: { left: number }, units: Uint16Array | undefined, printed: Printed | undefined, also?: readonly Finding[]): Segment[] => {
+    const found = scan(s, BUILTIN_RULES, extras, { budget, strict, units, printed });
+    const segs = resolve(also === undefined ? found : found.concat(also));
     return allowed ? segs.filter((g) => !allowed(s.slice(g.start, g.end))) : segs;
   };
 
@@ -259,12 +261,12 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
    * plan holds them until the call gives them back, and a plan that will not
    * read them again, or a pass that throws, gives them back here.
    */
-  const planString = (s: string, call: Call, key?: string, forced?: Forced): Plan => {
+  const planString = (s: string, call: Call, key?: string, forced?: Forced, also?: readonly Finding[]): Plan => {
     if (s.length === 0) return NO_SEGS;
     const container = containerKind(s, key, typeof forced === "string" ? forced : undefined, call);
     const units = !container && s.length >= KEEP_UNITS ? lendUnits(s) : undefined;
     try {
-      const plan = planWith(s, call, key, forced, container, units);
+      const plan = planWith(s, call, key, forced, container, units, also);
       if (plan.units === undefined) giveBackUnits(units);
       return plan;
     } catch (e) {
@@ -272,8 +274,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       throw e;
     }
   };
-  const planWith = (s: string, call: Call, key: string | undefined, forced: Forced | undefined, container: Plan["whole"], units: Uint16Array | undefined): Plan => {
-    let segs = container ? [] : segmentsOf(s, call, units, typeof forced === "object" ? forced : undefined);
+  const planWith = (s: string, call: Call, key: string | undefined, forced: Forced | undefined, container: Plan["whole"], units: Uint16Array | undefined, also: readonly Finding[] | undefined): Plan => {
+    let segs = container ? [] : segmentsOf(s, call, units, typeof forced === "object" ? forced : undefined, also);
     // A value under a key that names a signature, hash, id or name (`"signature": "<base64>"`):
     // the unlabelled-entropy rule does not get to call the whole value a secret.
     if (key !== undefined && segs.length > 0 && publicValueKey(key)) segs = segs.filter((g) => g.rule !== "entropy" || g.end - g.start < s.trim().length);
@@ -331,8 +333,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
    * included) in the same order each time; with `build` false nothing is
    * allocated and the result is undefined.
    */
-  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: Forced | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: Forced) => string): unknown => {
-    if (typeof v === "string") return onString(v, path, key, forced);
+  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: Forced | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: Forced, list?: readonly string[], place?: number) => string, list?: readonly string[], place?: number): unknown => {
+    if (typeof v === "string") return onString(v, path, key, forced, list, place);
     if (v === null || typeof v !== "object") return v;
     if (depth > DEPTH_GUARD) {
       // Beyond any real payload: keep the text, redacted, rather than recurse further.
@@ -346,7 +348,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     }
     if (Array.isArray(v)) {
       if (!build) {
-        for (let i = 0; i < v.length; i++) visit(v[i], key, path, depth + 1, forced, false, onString);
+        const argv = isArgv(v) ? v : undefined;
+        for (let i = 0; i < v.length; i++) visit(v[i], key, path, depth + 1, forced, false, onString, argv, i);
         return undefined;
       }
       return v.map((x, i) => visit(x, key, `${path}[${i}]`, depth + 1, forced, true, onString));
@@ -375,11 +378,87 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     return build ? Object.fromEntries(entries) : undefined;
   };
 
+  /**
+   * What a scan of each argument list in `v` joined as a command line finds,
+   * as each element's share: `["--password", "X"]`, `["mysql", "-u", "root",
+   * "-pX"]`, an MCP server's `"args": ["-y", "pkg", "--api-key", "X"]` hold a
+   * flag in one element and its value in the next, or the command that gives a
+   * flag its meaning elsewhere in the list. A find across elements is cut at
+   * their borders, each part masked where it is. The lists are scanned as one
+   * text, blank lines between them: a record of thousands of short lists pays
+   * one scan, not thousands (each scan has a fixed cost; 65,000 two-element
+   * lists took 80x a build log of their size one by one).
+   */
+  const argvFinds = (v: unknown, call: Call): Map<readonly string[], Finding[][]> | undefined => {
+    const lists: (readonly string[])[] = [];
+    let count = 0;
+    let chars = 0;
+    const collect = (x: unknown, depth: number): void => {
+      if (x === null || typeof x !== "object" || depth > DEPTH_GUARD || chars > ARGV_RECORD_MAX_CHARS) return;
+      if (Array.isArray(x)) {
+        if (!isArgv(x)) for (const y of x as unknown[]) collect(y, depth + 1);
+        else {
+          lists.push(x);
+          count += x.length;
+          for (const e of x) chars += e.length + 1;
+        }
+        return;
+      }
+      for (const k of Object.keys(x)) collect((x as Record<string, unknown>)[k], depth + 1);
+    };
+    collect(v, 0);
+    if (lists.length === 0) return undefined;
+    // The joined text, and each element's start in it, its list and its place in the list.
+    const parts: string[] = [];
+    const starts = new Int32Array(count);
+    const listOf = new Int32Array(count);
+    const placeIn = new Int32Array(count);
+    let at = 0;
+    let e = 0;
+    lists.forEach((l, li) => {
+      if (li > 0) (parts.push(ARGV_GAP), (at += ARGV_GAP.length));
+      l.forEach((x, i) => {
+        if (i > 0) (parts.push(" "), at++);
+        parts.push(x);
+        starts[e] = at;
+        placeIn[e] = i;
+        listOf[e++] = li;
+        at += x.length;
+      });
+    });
+    let out: Map<readonly string[], Finding[][]> | undefined;
+    for (const g of segmentsOf(parts.join(""), call, undefined, undefined)) {
+      // The last element starting at or before the find, then each one it runs into.
+      let lo = 0;
+      let hi = count - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= g.start) lo = mid;
+        else hi = mid - 1;
+      }
+      for (let x = lo; x < count && starts[x]! < g.end; x++) {
+        const list = lists[listOf[x]!]!;
+        const index = placeIn[x]!;
+        const item = list[index]!;
+        const a = Math.max(g.start, starts[x]!) - starts[x]!;
+        const b = Math.min(g.end, starts[x]! + item.length) - starts[x]!;
+        if (b <= a) continue;
+        out ??= new Map();
+        let shares = out.get(list);
+        if (shares === undefined) out.set(list, (shares = list.map((): Finding[] => [])));
+        shares[index]!.push({ from: a, start: a, end: b, kind: g.kind, priority: ARGV_PRIORITY, rule: g.rule });
+      }
+    }
+    return out;
+  };
+
   const redactValue = (v: unknown, call: Call): unknown => {
     const plans: Plan[] = [];
     try {
-      visit(v, undefined, "$", 0, undefined, false, (s, _path, key, forced) => {
-        plans.push(planString(s, call, key, forced));
+      const argvs = argvFinds(v, call);
+      visit(v, undefined, "$", 0, undefined, false, (s, _path, key, forced, list, place) => {
+        const share = list && argvs?.get(list)?.[place!];
+        plans.push(planString(s, call, key, forced, share !== undefined && share.length > 0 ? share : undefined));
         return s;
       });
       let i = 0;
@@ -436,6 +515,34 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       };
     },
   };
+}
+
+/** Bounds of an argument list read joined: a command line's, not a document's lines in an array. */
+const ARGV_MAX_ITEMS = 512;
+const ARGV_MAX_CHARS = 1 << 16;
+/** Past this many characters of argument lists in one record, the rest are read element by element only. */
+const ARGV_RECORD_MAX_CHARS = 1 << 20;
+/** Between lists in the joined text: blank lines, so no rule reads one list's end and the next one's start as one line or a label and its value. */
+const ARGV_GAP = "\n\n\n";
+/** What a joined list's find counts for in its element: a structural rule's weight, so the element's own rules' finds merge with it. */
+const ARGV_PRIORITY = 2;
+
+/**
+ * Whether `v` is an argument list (`["mysql", "-u", "root"]`, not lines of a
+ * document): 2 to ARGV_MAX_ITEMS strings, one of them a flag (`-x`,
+ * `--name`), ARGV_MAX_CHARS in all.
+ */
+function isArgv(v: readonly unknown[]): v is readonly string[] {
+  if (v.length < 2 || v.length > ARGV_MAX_ITEMS) return false;
+  let chars = 0;
+  let flag = false;
+  for (const x of v) {
+    if (typeof x !== "string") return false;
+    chars += x.length + 1;
+    if (chars > ARGV_MAX_CHARS) return false;
+    if (x.length >= 2 && x.charCodeAt(0) === 45) flag = true;
+  }
+  return flag;
 }
 
 /** What a walk knows of a subtree from above it: a container kind (K8S_DATA…) or the command that printed it. */

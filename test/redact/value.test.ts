@@ -92,6 +92,39 @@ describe("value()", () => {
   });
 });
 
+describe("argument lists: a flag in one element, its value in the next", () => {
+  const P = "Tr0ub4dor&3";
+  const W = "CorrectHorseBattery";
+  const T = "Zx8Kq2LmN4pR7sT1vW3yB6cD";
+  for (const [name, v, secret] of [
+    ["--password then its value", { args: ["--password", W, "--host", "db"] }, W],
+    ["mysql's -pX with the command first", { argv: ["mysql", "-u", "root", `-p${P}`] }, P],
+    ["sshpass -p X", { command: ["sshpass", "-p", P, "ssh", "deploy@host"] }, P],
+    ["an MCP server's --api-key", { mcpServers: { search: { command: "npx", args: ["-y", "@acme/mcp-search", "--api-key", T] } } }, T],
+    ["docker login -p X", { cmd: ["docker", "login", "-u", "bob", "-p", P, "registry.example.com"] }, P],
+  ] as const) {
+    test(name, () => {
+      const out = r.value(v);
+      expect(leak(JSON.stringify(out), secret)).toBeUndefined();
+      // Every other element stays as it was.
+      const before = JSON.stringify(v).split(secret).join("\u0000");
+      expect(JSON.stringify(out).replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "\u0000")).toBe(before);
+    });
+  }
+  test("a copy of a value found in an argument list goes elsewhere in the record too", () => {
+    const out = JSON.stringify(r.value({ args: ["--password", P], note: `it is ${P}` }));
+    expect(out).not.toContain(P);
+  });
+  for (const [name, v] of [
+    ["a port after -p with no command that gives -p a password's meaning", { args: ["-p", "8080", "-h", "db"] }],
+    ["a file after a flag", { args: ["--password-file", "/run/secrets/db", "--user", "app"] }],
+    ["lines of a document in an array", { lines: ["password: see the vault", "- item"] }],
+    ["a reference", { args: ["--password", "$DB_PASSWORD"] }],
+  ] as const) {
+    test(`stays: ${name}`, () => expect(r.value(v)).toEqual(v));
+  }
+});
+
 describe("tags", () => {
   test("same secret, same tag; different key, different tag; nothing of the secret shown", () => {
     const t = "ghp_" + g.s(A.b62, 36);
