@@ -389,7 +389,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
    * one scan, not thousands (each scan has a fixed cost; 65,000 two-element
    * lists took 80x a build log of their size one by one).
    */
-  const argvFinds = (v: unknown, call: Call): Map<readonly string[], Finding[][]> | undefined => {
+  const argvFinds = (v: unknown, call: Call): Map<readonly string[], (Finding[] | undefined)[]> | undefined => {
     const lists: (readonly string[])[] = [];
     let count = 0;
     let chars = 0;
@@ -426,7 +426,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
         at += x.length;
       });
     });
-    let out: Map<readonly string[], Finding[][]> | undefined;
+    let out: Map<readonly string[], (Finding[] | undefined)[]> | undefined;
     for (const g of segmentsOf(parts.join(""), call, undefined, undefined)) {
       // The last element starting at or before the find, then each one it runs into.
       let lo = 0;
@@ -445,8 +445,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
         if (b <= a) continue;
         out ??= new Map();
         let shares = out.get(list);
-        if (shares === undefined) out.set(list, (shares = list.map((): Finding[] => [])));
-        shares[index]!.push({ from: a, start: a, end: b, kind: g.kind, priority: ARGV_PRIORITY, rule: g.rule });
+        if (shares === undefined) out.set(list, (shares = new Array<Finding[]>(list.length)));
+        (shares[index] ??= []).push({ from: a, start: a, end: b, kind: g.kind, priority: ARGV_PRIORITY, rule: g.rule });
       }
     }
     return out;
@@ -457,8 +457,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     try {
       const argvs = argvFinds(v, call);
       visit(v, undefined, "$", 0, undefined, false, (s, _path, key, forced, list, place) => {
-        const share = list && argvs?.get(list)?.[place!];
-        plans.push(planString(s, call, key, forced, share !== undefined && share.length > 0 ? share : undefined));
+        plans.push(planString(s, call, key, forced, list && argvs?.get(list)?.[place!]));
         return s;
       });
       let i = 0;

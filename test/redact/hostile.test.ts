@@ -78,6 +78,13 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     // Each YAML password line reads the lines above it for a parent.
     ["YAML password lines under long siblings", fill(`  password: CorrectHorseBattery\n  k: ${"x".repeat(240)}\n`)],
     ["YAML password lines, every line", fill("  password: CorrectHorseBattery\n")],
+    // The thirteenth session's shapes: pairs on a line, prose labels, a password right after its noun, quoted flags, prompts.
+    ["pairs before a password's word: k: v, k: v, … password: Word", fill(`${"k: v, ".repeat(30)}password: CorrectHorse\n`)],
+    ["prose words before a password key, every line", fill("Generated generated generated generated password: CorrectHorse\n")],
+    ["a password noun before long symbol runs: password Aa1!Aa1!…", fill(`password ${"Aa1!".repeat(70)} `)],
+    ["setup-passwords lines: PASSWORD x = …", fill("\nPASSWORD a = b")],
+    ["quoted mysql passwords never closed: mysql -p'…", fill("mysql -p'")],
+    ["prompt lines over YAML password lines", fill("$ cat x.yml\npassword: CorrectHorse\n")],
   ] as const) {
     test(name, () => {
       cost(log);
@@ -87,6 +94,19 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     }, 60_000);
   }
 });
+
+test("reading a record's argument lists joined costs at most 3x reading the same strings one by one", () => {
+  // Each list read joined (index.ts argvFinds) gives its command's flags their meaning; none holds a
+  // secret. The same strings with no flag among them are read element by element only: what a record
+  // of thousands of short strings costs anyway (about 55x a build log of its size, before this reading).
+  const lists: string[][] = [];
+  for (let n = 0; n < SIZE; n += 30) lists.push(["mysql", "-p", "x", "--password-file", "/run/pw", "-h", "db"]);
+  const plain = lists.map((l) => l.map((x) => x.replace(/^-+/, "")));
+  const valueCost = (v: unknown): number => bestMs(() => r.value(v));
+  valueCost({ calls: lists });
+  valueCost({ calls: plain });
+  expect(valueCost({ calls: lists }) / Math.max(1, valueCost({ calls: plain }))).toBeLessThan(3);
+}, 60_000);
 
 describe("a hostile 1 MB costs about four times its 256 KB", () => {
   // Linear in the text, not in the hits times the text behind them (a line read back to its start
