@@ -365,10 +365,12 @@ describe("a flag's argument quoted as a shell needs it for symbols and spaces", 
     ["sshpass -p 'correct horse battery staple' ssh deploy@host\n", "correct horse battery staple"],
     ["ldapsearch -x -D cn=admin -w 'Tr0ub4dor&3' -b dc=acme\n", "Tr0ub4dor&3"],
     ["zip -P 'correct horse battery staple' out.zip f\n", "correct horse battery staple"],
+    ["az sql server create -n db -g rg -u admin -p 'Tr0ub4dor&3' -l westeurope\n", "Tr0ub4dor&3"],
+    ["az postgres flexible-server create --name db -u admin -p Tr0ub4dor&3 --tier Burstable\n", "Tr0ub4dor&3"],
   ] as const) {
     test(input.trim(), () => onlySecretGoes(input, secret));
   }
-  for (const input of ['mysql -u root -p"$MYSQL_PWD" app\n', "mysql -u root -p'' app\n", "docker login -u bob -p \"$REGISTRY_PASSWORD\" ghcr.io\n", "sshpass -f ~/.pw ssh host\n"]) {
+  for (const input of ["az sql db create -n db -s srv -p 8080\n", 'mysql -u root -p"$MYSQL_PWD" app\n', "mysql -u root -p'' app\n", "docker login -u bob -p \"$REGISTRY_PASSWORD\" ghcr.io\n", "sshpass -f ~/.pw ssh host\n"]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
@@ -580,6 +582,16 @@ describe("calls whose signature says which argument is a password, given as a li
     `$pdo = new PDO($dsn, 'app', '${W}');\n`,
     `$db = new mysqli("localhost", "app", "${W}", "appdb");\n`,
     `$link = mysqli_connect('localhost', 'app', '${W}');\n`,
+    // A literal hashed as a password: its plaintext is the argument.
+    `User::create(['password' => bcrypt('${W}')]);\n`,
+    `$user->password = Hash::make('${W}');\n`,
+    `user.password = make_password("${W}")\n`,
+    `$hash = password_hash('${W}', PASSWORD_DEFAULT);\n`,
+    `pw = generate_password_hash('${W}')\n`,
+    `const h = await bcrypt.hash('${W}', 10);\n`,
+    `const h = bcrypt.hashSync("${W}", 8);\n`,
+    `hashed = bcrypt.hashpw(b'${W}', bcrypt.gensalt())\n`,
+    `const h = await argon2.hash('${W}');\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input, W));
   }
@@ -592,6 +604,11 @@ describe("calls whose signature says which argument is a password, given as a li
     "Connection c = DriverManager.getConnection(url, user, password);\n",
     "$pdo = new PDO($dsn, $user, $pass);\n",
     '$pdo = new PDO("sqlite:app.db", null, null);\n',
+    "$hash = password_hash($password, PASSWORD_DEFAULT);\n",
+    "const h = await bcrypt.hash(password, 10);\n",
+    "Hash::make($request->password)\n",
+    "const bcrypt = require('bcryptjs');\n",
+    "bcrypt('secret')\n", // a docs example's word, under the six characters a code literal needs
   ]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }

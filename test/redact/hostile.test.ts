@@ -85,6 +85,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["setup-passwords lines: PASSWORD x = …", fill("\nPASSWORD a = b")],
     ["quoted mysql passwords never closed: mysql -p'…", fill("mysql -p'")],
     ["prompt lines over YAML password lines", fill("$ cat x.yml\npassword: CorrectHorse\n")],
+    ["hashing calls never closed: bcrypt.hash('bcrypt.hash('…", fill("bcrypt.hash('")],
+    ["an Azure server create with -p flags and no value", fill("az sql server create -p ")],
   ] as const) {
     test(name, () => {
       cost(log);

@@ -38,6 +38,11 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["login"], within: 200 + "login".length },
   }],
+  // Azure's managed databases: az sql|postgres|mysql|mariadb server (or flexible-server) create|update … -p SECRET
+  // (their --admin-password; -p is its short form only there)
+  ["password", [" -p "], String.raw`(?<=\baz[ \t]{1,5}(?:sql|postgres|mysql|mariadb)[ \t]{1,5}(?:server|flexible-server)[ \t]{1,5}(?:create|update)\b[^\n]{0,300}) -p[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["server"], within: 340 },
+  }],
   // sshpass -p SECRET (its other flags may come first)
   ["password", ["sshpass "], String.raw`sshpass(?:[ \t]{1,5}-[A-Za-oq-z][^\s]{0,64}){0,4}[ \t]{1,5}-p[ \t]{0,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),

@@ -211,6 +211,17 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`(?:(?<=\.)set_password\(|(?<!\w)create_(?:super)?user\([ \t]*${CALL_ARG}[ \t]*,[ \t]*${CALL_ARG}[ \t]*,)[ \t]*${literal(1024)}[ \t]*[,)]`,
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
+  // A literal hashed as a password: its plaintext is the argument. Laravel's `bcrypt('x')` and
+  // `Hash::make('x')`, Django's `make_password('x')`, PHP's `password_hash('x', …)`, Werkzeug's
+  // `generate_password_hash('x')`, Node's `bcrypt.hash('x', 10)`/`hashSync`, Python's
+  // `bcrypt.hashpw(b'x', …)`, `argon2.hash('x')`. Found at keywords whose first three characters
+  // are rare or already open a keyword (`::m`, `pas`, `bcr`, `n2.`), the rest read behind.
+  regexRule(
+    "password",
+    ["bcrypt", "::make(", "password(", "password_hash(", "n2.hash("],
+    String.raw`(?:(?<![\w$])bcrypt(?:js)?(?:\.(?:hash(?:Sync)?|hashpw))?\(|(?<=\bHash)::make\(|(?<=\bmake_)password\(|password_hash\(|(?<=\bargo)n2\.hash\()[ \t]*b?${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
+  ),
   // JDBC's `DriverManager.getConnection(url, "u", "x")`, PHP's `new PDO($dsn, 'u', 'x')`, `new mysqli('h', 'u', 'x')`,
   // `mysqli_connect('h', 'u', 'x')`: the third argument.
   regexRule(
