@@ -367,10 +367,12 @@ describe("a flag's argument quoted as a shell needs it for symbols and spaces", 
     ["zip -P 'correct horse battery staple' out.zip f\n", "correct horse battery staple"],
     ["az sql server create -n db -g rg -u admin -p 'Tr0ub4dor&3' -l westeurope\n", "Tr0ub4dor&3"],
     ["az postgres flexible-server create --name db -u admin -p Tr0ub4dor&3 --tier Burstable\n", "Tr0ub4dor&3"],
+    [`rclone config create backup sftp host files.acme.io user bob pass ${W}\n`, W],
+    ["rclone config update backup pass 'correct horse battery staple'\n", "correct horse battery staple"],
   ] as const) {
     test(input.trim(), () => onlySecretGoes(input, secret));
   }
-  for (const input of ["az sql db create -n db -s srv -p 8080\n", 'mysql -u root -p"$MYSQL_PWD" app\n', "mysql -u root -p'' app\n", "docker login -u bob -p \"$REGISTRY_PASSWORD\" ghcr.io\n", "sshpass -f ~/.pw ssh host\n"]) {
+  for (const input of ["az sql db create -n db -s srv -p 8080\n", "rclone config create backup sftp host h user bob key_file ~/.ssh/id\n", "rclone config show\n", 'mysql -u root -p"$MYSQL_PWD" app\n', "mysql -u root -p'' app\n", "docker login -u bob -p \"$REGISTRY_PASSWORD\" ghcr.io\n", "sshpass -f ~/.pw ssh host\n"]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });

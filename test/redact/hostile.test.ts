@@ -87,6 +87,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["prompt lines over YAML password lines", fill("$ cat x.yml\npassword: CorrectHorse\n")],
     ["hashing calls never closed: bcrypt.hash('bcrypt.hash('…", fill("bcrypt.hash('")],
     ["an Azure server create with -p flags and no value", fill("az sql server create -p ")],
+    ["rclone config creates with no pass: rclone config create rclone config create …", fill("rclone config create ")],
   ] as const) {
     test(name, () => {
       cost(log);

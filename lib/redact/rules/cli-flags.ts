@@ -146,6 +146,10 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["mongo"], String.raw`mongo(?:sh)?\b(?!:)[^\n]{0,200}? -p[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
+  // rclone config create|update NAME TYPE … pass X (its key value pairs; rclone obscures the password it stores, not the command line)
+  ["password", ["rclone "], String.raw`rclone[ \t]{1,5}config[ \t]{1,5}(?:create|update)\b[^\n]{0,300}?[ \t](?:pass|password)[ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
   // lftp -u user,PASS
   ["password", ["lftp "], String.raw`lftp[ \t][^\n]{0,200}?-u[ \t]{1,5}["']?[^\s,'"]{1,64},([^\s'"\\]{1,256})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
