@@ -737,9 +737,7 @@ function commentValue(s: string, keyStart: number, valueEnd: number, value: stri
  * inner capital), as a comment's must, and end its pair.
  */
 function pairsLineValue(s: string, key: string, keyStart: number, valueEnd: number, value: string): boolean {
-  if (!wordPassword(value, key)) return false;
-  const after = valueEnd < s.length ? s.charCodeAt(valueEnd) : 10;
-  if (!(endsLine(s, valueEnd) || after === 44 || after === 59 || after === 32 || after === 9)) return false;
+  if (!wordPassword(value, key) || (valueEnd < s.length && !PAIR_END.has(s.charCodeAt(valueEnd)))) return false;
   const lineStart = nearLineStart(s, keyStart, PAIRS_PREFIX_MAX);
   if (lineStart < 0) return false;
   const head = s.slice(lineStart, keyStart);
@@ -789,6 +787,8 @@ const wordPassword = (value: string, key: string): boolean => madeUp(value) && !
 const CAMEL_NAME = /^[a-z]+[A-Z]/;
 const PASSWORD_NOUN = /pass|pwd/i;
 const PAIRS_PREFIX_MAX = 240;
+/** What may follow a pair's value: the line's end, the next pair's separator, a space. */
+const PAIR_END = new UnitSet(" \t\r\n,;");
 
 /** A comment's opener at its line's start, or after code and a space (`x = 1  # …`), then its words. */
 const COMMENT_BEFORE = /^(?:[ \t]*(?:#+|\/\/+|--|;+|<!--|\/\*+|\*|REM)|[^\n]*?[ \t](?:#|\/\/))(?:[ \t][^\n]*)?[ \t]$|^[ \t]*(?:#|\/\/|<!--|\/\*)$/;

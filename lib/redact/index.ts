@@ -333,7 +333,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
    * included) in the same order each time; with `build` false nothing is
    * allocated and the result is undefined.
    */
-  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: Forced | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: Forced, list?: readonly string[], place?: number) => string, list?: readonly string[], place?: number): unknown => {
+  const visit = (v: unknown, key: string | undefined, path: string, depth: number, forced: Forced | undefined, build: boolean, onString: (s: string, path: string, key?: string, forced?: Forced, list?: readonly unknown[], place?: number) => string, list?: readonly unknown[], place?: number): unknown => {
     if (typeof v === "string") return onString(v, path, key, forced, list, place);
     if (v === null || typeof v !== "object") return v;
     if (depth > DEPTH_GUARD) {
@@ -348,8 +348,8 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     }
     if (Array.isArray(v)) {
       if (!build) {
-        const argv = isArgv(v) ? v : undefined;
-        for (let i = 0; i < v.length; i++) visit(v[i], key, path, depth + 1, forced, false, onString, argv, i);
+        // An array's strings are told which array they sit in, and where (argument lists, argvFinds).
+        for (let i = 0; i < v.length; i++) visit(v[i], key, path, depth + 1, forced, false, onString, v, i);
         return undefined;
       }
       return v.map((x, i) => visit(x, key, `${path}[${i}]`, depth + 1, forced, true, onString));
@@ -389,24 +389,19 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
    * one scan, not thousands (each scan has a fixed cost; 65,000 two-element
    * lists took 80x a build log of their size one by one).
    */
-  const argvFinds = (v: unknown, call: Call): Map<readonly string[], (Finding[] | undefined)[]> | undefined => {
+  const argvFinds = (v: unknown, call: Call): Map<readonly unknown[], (Finding[] | undefined)[]> | undefined => {
+    // The lists, found by the walk both passes take: an array is judged at its first element.
     const lists: (readonly string[])[] = [];
     let count = 0;
     let chars = 0;
-    const collect = (x: unknown, depth: number): void => {
-      if (x === null || typeof x !== "object" || depth > DEPTH_GUARD || chars > ARGV_RECORD_MAX_CHARS) return;
-      if (Array.isArray(x)) {
-        if (!isArgv(x)) for (const y of x as unknown[]) collect(y, depth + 1);
-        else {
-          lists.push(x);
-          count += x.length;
-          for (const e of x) chars += e.length + 1;
-        }
-        return;
+    visit(v, undefined, "$", 0, undefined, false, (s, _path, _key, _forced, list, place) => {
+      if (place === 0 && chars <= ARGV_RECORD_MAX_CHARS && isArgv(list!)) {
+        lists.push(list);
+        count += list.length;
+        for (const e of list) chars += e.length + 1;
       }
-      for (const k of Object.keys(x)) collect((x as Record<string, unknown>)[k], depth + 1);
-    };
-    collect(v, 0);
+      return s;
+    });
     if (lists.length === 0) return undefined;
     // The joined text, and each element's start in it, its list and its place in the list.
     const parts: string[] = [];
@@ -426,7 +421,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
         at += x.length;
       });
     });
-    let out: Map<readonly string[], (Finding[] | undefined)[]> | undefined;
+    let out: Map<readonly unknown[], (Finding[] | undefined)[]> | undefined;
     for (const g of segmentsOf(parts.join(""), call, undefined, undefined)) {
       // The last element starting at or before the find, then each one it runs into.
       let lo = 0;

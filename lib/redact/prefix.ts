@@ -69,6 +69,13 @@ export interface RegexRuleOpts {
    * characters at every hit (` -p` is common; `mysql` is not).
    */
   readonly near?: { readonly words: readonly string[]; readonly within: number };
+  /**
+   * A test of the code units at the keyword's hit, before anything else: a
+   * hit it turns away never meets the regex (a noun with no space after it
+   * is a key's, not prose; the keyword pass folds case, so capitals are
+   * told here).
+   */
+  readonly hit?: (u: Uint16Array, pos: number, kw: string) => boolean;
 }
 
 /** A 128-entry table of a character class body (`A-Za-z0-9+/=_-`: ranges and single characters). */
@@ -116,6 +123,7 @@ export function regexRule(kind: string, keywords: readonly string[], source: str
     keywords,
     patterns: () => [{ kind, source, flags: "dy" + (o.flags ?? "") }],
     scan(ctx: ScanCtx, pos: number, kw: string): void {
+      if (o.hit && !o.hit(ctx.units, pos, kw)) return;
       const at = pos - back;
       if (at < 0 || at < (ctx.memo[memoKey] ?? 0)) return;
       // LB's test before the regex's: most hits of a short prefix are inside a word (`db_name` for

@@ -12,9 +12,11 @@ import type { Rule } from "../types.ts";
 
 /**
  * A flag's argument as a shell passes it: single-quoted (anything, spaces too), double-quoted, or
- * bare; groups 1, 2, 3 (firstMatched). A reference (`"$PASS"`) is plausibleSecret's to turn away.
+ * bare (`bare`, by default any run of characters a shell does not split or quote); groups 1, 2, 3
+ * (firstMatched). A reference (`"$PASS"`) is plausibleSecret's to turn away.
  */
-const ARG = String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s'"\\]{1,256}))`;
+const arg = (bare = String.raw`[^\s'"\\]{1,256}`): string => String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|(${bare}))`;
+const ARG = arg();
 
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
   // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
@@ -27,7 +29,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // mysql -pSECRET (no space: that is mysql's syntax for an inline password), quoted as a shell needs
   // it for symbols: -p'SECRET', -p"SECRET"
-  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s'"\\-][^\s'"\\]{2,127}))`, {
+  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p${arg(String.raw`[^\s'"\\-][^\s'"\\]{2,127}`)}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
   }],
   // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)

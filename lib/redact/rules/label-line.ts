@@ -68,15 +68,9 @@ export const labelLineRule: Rule = {
  * `PASSWORD elastic = X`. Capitals only, at a line's start: no code or prose
  * writes the noun that way before a name and `=`.
  */
-const setupPasswords: Rule = regexRule("password", ["password"], String.raw`PASSWORD[ \t]{1,4}[\w.-]{1,64}[ \t]{1,4}=[ \t]{1,4}(\S{1,256})(?=[ \t]*\r?(?:\n|$))`, {
+export const setupPasswordsRule: Rule = regexRule("password", ["password"], String.raw`PASSWORD[ \t]{1,4}[\w.-]{1,64}[ \t]{1,4}=[ \t]{1,4}(\S{1,256})(?=[ \t]*\r?(?:\n|$))`, {
   priority: 1,
   accept: (v) => plausibleSecret(v, true),
+  // The capitals (`P`, `A`, `W`: the keyword pass folds case) and the line's start.
+  hit: (u, pos) => u[pos] === 80 && u[pos + 1] === 65 && u[pos + 4] === 87 && (pos === 0 || u[pos - 1] === 10),
 });
-export const setupPasswordsRule: Rule = {
-  ...setupPasswords,
-  // The keyword pass folds case: the capitals and the line's start are tested here, before the regex.
-  scan(ctx, pos, kw) {
-    const u = ctx.units;
-    if (u[pos] === 80 && u[pos + 1] === 65 && u[pos + 4] === 87 && (pos === 0 || u[pos - 1] === 10)) setupPasswords.scan(ctx, pos, kw);
-  },
-};

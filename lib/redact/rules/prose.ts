@@ -40,18 +40,13 @@ const setApart = (m: RegExpExecArray, n: number): boolean => m[n] !== undefined 
 const acceptAt = (n: number) => (v: string, m: RegExpExecArray): boolean => v.trim() === v && plausibleSecret(v, true) && (setApart(m, n) || madeUp(v));
 
 /**
- * A noun rule that reads only where prose can follow: a space or tab after the noun's word (and a
- * code span's closing tick). Most hits of `password` are a key's (`password=`, `"password":`), and
- * the test in JS costs less than the regex call it saves.
+ * A noun rule's `hit` test: it reads only where prose can follow, a space or tab after the noun's word
+ * (and a code span's closing tick). Most hits of `password` are a key's (`password=`, `"password":`),
+ * and the test in JS costs less than the regex call it saves.
  */
-function afterProseNoun(rule: Rule): Rule {
-  return {
-    ...rule,
-    scan(ctx, pos, kw) {
-      const i = nounEnd(ctx.units, pos, kw);
-      if (ctx.units[i] === 32 || ctx.units[i] === 9) rule.scan(ctx, pos, kw);
-    },
-  };
+function proseAfterNoun(u: Uint16Array, pos: number, kw: string): boolean {
+  const i = nounEnd(u, pos, kw);
+  return u[i] === 32 || u[i] === 9;
 }
 
 /** Where the noun at `pos` (keyword `kw`) ends: past the rest of its word (`passwords`, `DB_PASSWORD`, up to 40) and a code span's closing tick. */
@@ -117,20 +112,22 @@ const strongAfterNoun: Rule = {
 /** See the module comment. */
 export const PROSE_RULES: readonly Rule[] = [
   // Right after the noun, only a value set apart; after an owner and a word that hands it over, a made-up word too.
-  afterProseNoun(regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}(?:[ \t]{1,4}(?=["'\x60])|${OWNER}${CONNECT})${VALUE}`, {
+  regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}(?:[ \t]{1,4}(?=["'\x60])|${OWNER}${CONNECT})${VALUE}`, {
     priority: 0.5,
     flags: "i",
     group: firstMatched(1, 2, 3, 4),
     accept: acceptAt(1),
-  })),
+    hit: proseAfterNoun,
+  }),
   strongAfterNoun,
   // The old one of "changed the password from `A` to `B`".
-  afterProseNoun(regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}[ \t]{1,4}(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}${VALUE}[ \t]{1,4}to[ \t]`, {
+  regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}[ \t]{1,4}(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}${VALUE}[ \t]{1,4}to[ \t]`, {
     priority: 0.5,
     flags: "i",
     group: firstMatched(1, 2, 3, 4),
     accept: acceptAt(1),
-  })),
+    hit: proseAfterNoun,
+  }),
   // "Credentials: `admin` / `X`", "log in with admin / `X`": a user, a slash, the password set apart. Found at
   // the slash (`log` and `sig` opened too many of the keyword engine's candidate positions).
   regexRule(
