@@ -6,7 +6,7 @@
  * scanning a bounded distance either side, then classified (cached).
  */
 import { containerFinding, decodeBase64Text } from "./decode.ts";
-import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isEnvName, madeUp, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
+import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isEnvName, isWordUnit, madeUp, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 import { GO_MYSQL_DSN } from "./rules/connection.ts";
 import { hotFunctions } from "./tiering.ts";
@@ -35,12 +35,87 @@ function yamlTagged(s: string, start: number): boolean {
  */
 const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
-const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|Optional\[str\]|int|Secret)$/;
+const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|SecretString|Optional\[str\]|Option|int|Secret)$/;
 /** `${NAME:default}` or `${NAME:-default}`, the whole value: the default in group 1. */
 const DEFAULT_AFTER_REF = /\$\{[A-Za-z_][\w.-]{0,95}:-?([^{}$\s][^{}\n]{0,4095})\}(?=["'`\s;,]|$)/y;
 /** TYPE_WORD's longest word (`Optional[str]`): a longer value skips the regex. */
 const TYPE_WORD_LONGEST = 13;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+
+/** A declared type before `=` (`String`, `&str`, `&'static str`, `Option<String>`, `string`, `str?`). */
+const TYPE_BEFORE_LITERAL = /[ \t]*(?:&(?:'static[ \t]+)?)?[A-Za-z_][\w.:]{0,40}(?:<[\w.:&' ]{1,40}>)?\??[ \t]*=[ \t]*/y;
+/**
+ * A wrapper a literal is handed to, then its quote: Rust's `String::from(`, `Some(`, pydantic's
+ * `SecretStr(`, Go's `[]byte(`, `Buffer.from(`; or a hashing call under a password key (`password:
+ * await hash('x', 10)`, `bcrypt.hashSync(`, `make_password(`): the literal is the password's plaintext.
+ */
+const LITERAL_WRAPPER = /(?:Some\()?(?:(?:String::from|(?:SecretString|SecretBox|Secret)::(?:new|from)|Secret(?:Str|Bytes)|\[\]byte|Buffer\.from|new[ \t]+String|(?:await[ \t]+)?(?:[\w$]{1,40}\.)?(?:hash(?:Sync|pw)?|bcrypt|make_password|generate_password_hash|password_hash))\()?[ \t]*(?=["'])/y;
+/** A Python string's prefix before its quote: bytes, f-string (read only with no `{` after it); a raw string is a regex's. */
+const STRING_PREFIX = /[bBfF](?=["'])/y;
+
+/**
+ * How many units lie between a separator and the literal it assigns: a declaration's type (after `:`
+ * only), then a wrapper call, then a string prefix; `format` when the prefix is an f-string's (a
+ * `{` after it is interpolation, and the caller reads no literal then).
+ */
+function literalLead(s: string, i: number, typed: boolean): { skip: number; format: boolean } {
+  let at = i;
+  if (typed && equalsAhead(s, at)) {
+    TYPE_BEFORE_LITERAL.lastIndex = at;
+    if (TYPE_BEFORE_LITERAL.test(s)) at = TYPE_BEFORE_LITERAL.lastIndex;
+  }
+  // A wrapper is a call: most values open with a quote, or are a word with no `(` after it.
+  if (callAhead(s, at)) {
+    LITERAL_WRAPPER.lastIndex = at;
+    if (LITERAL_WRAPPER.test(s)) at = LITERAL_WRAPPER.lastIndex;
+  }
+  let format = false;
+  const p = s.charCodeAt(at) | 32;
+  if (p === 98 || p === 102) {
+    STRING_PREFIX.lastIndex = at;
+    if (STRING_PREFIX.test(s)) {
+      format = p === 102;
+      at = STRING_PREFIX.lastIndex;
+    }
+  }
+  // Only a lead that ends at a quote is one: `password: str = Field(…)` and `password: String =
+  // getPassword()` are read as before.
+  const q = s.charCodeAt(at);
+  return q === 34 || q === 39 ? { skip: at - i, format } : NO_LEAD;
+}
+const NO_LEAD = { skip: 0, format: false };
+
+/** Whether `(` ends the name (word units, `.`, `:`, `[]`, spaces: `new String(`, `await bcrypt.hash(`) that opens at `i`, within 48 units. */
+function callAhead(s: string, i: number): boolean {
+  const lim = Math.min(s.length, i + 48);
+  for (let k = i; k < lim; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 40) return k > i;
+    if (!isWordUnit(c) && c !== 46 && c !== 58 && c !== 91 && c !== 93 && c !== 32) return false;
+  }
+  return false;
+}
+
+/** Whether a `=` comes within 64 units of `i` before a quote, bracket, `,` `;` or line break: what a type before a literal needs, tested before its regex. */
+function equalsAhead(s: string, i: number): boolean {
+  const lim = Math.min(s.length, i + 64);
+  for (let k = i; k < lim; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 61) return true;
+    // Rust's `&'static str`: a lifetime's tick, no quote.
+    if (c === 39 && s.charCodeAt(k - 1) === 38) continue;
+    if (c === 10 || c === 34 || c === 39 || c === 44 || c === 59 || c === 40 || c === 123 || c === 125) return false;
+  }
+  return false;
+}
+
+/** Whether a `{` follows `i` on its line. */
+function braceOnLine(s: string, i: number): boolean {
+  const brace = s.indexOf("{", i);
+  if (brace < 0) return false;
+  const nl = s.indexOf("\n", i);
+  return nl < 0 || brace < nl;
+}
 
 /** Parses what follows a key: separator, optional quotes, the value (at most `max` characters). */
 function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX): { start: number; end: number; flag: boolean; bare?: boolean } | undefined {
@@ -69,6 +144,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
   else if (c === ":" && s[i + 1] === "=") i += 2;
   else if (c === "?" && s[i + 1] === "=" && sp > 0) i += 2; // make's `NAME ?= value`
   else if (c === "=" && s[i + 1] === "=") i += 2; // `password == "x"`: still a literal
+  else if ((c === "|" || c === "?") && s[i + 1] === c && s[i + 2] === "=") i += 3; // `DB_PASSWORD ||= "x"`, `??=`: a default
   else if (c === "=" || c === ":") i += 1;
   else if (c === "-" && sp > 0 && QUOTED_AFTER_DASH.test(s.slice(i + 1, i + 7))) i += 1; // `token - 'value'`
   else if (c === ">" && s[keyStart - 1] === "<") {
@@ -86,13 +162,27 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
     sp++;
   }
   if (i >= n) return undefined;
+  // A declaration's type between the name and its literal (`password: String = "x"`, Rust's `PASSWORD:
+  // &str = "x"`), a wrapper a literal is handed to (`String::from("x")`, `SecretStr("x")`, `[]byte("x")`),
+  // or a Python string's prefix (`b"x"`, `r'x'`): the literal is the value.
+  if (c === ":" || c === "=") {
+    const at = i;
+    const kind = literalLead(s, i, c === ":");
+    i += kind.skip;
+    if (kind.format && braceOnLine(s, i)) i = at;
+  }
   let q = s[i];
   let qlen = 1;
+  // A triple-quoted string (`'''x'''`, `"""x"""`): its inside, up to the closing three.
+  if ((q === '"' || q === "'") && s[i + 1] === q && s[i + 2] === q && s[i + 3] !== q) {
+    q = q.repeat(3);
+    qlen = 3;
+  }
   if (q === "\\" && (s[i + 1] === '"' || s[i + 1] === "'")) {
     q = "\\" + s[i + 1];
     qlen = 2;
   }
-  if (q === '"' || q === "'" || q === "`" || qlen === 2) {
+  if (q === '"' || q === "'" || q === "`" || qlen > 1) {
     const start = i + qlen;
     const lim = Math.min(n, start + max);
     let j = start;
@@ -162,7 +252,7 @@ function separatorAfter(s: string, b: number): boolean {
   } else if (c0 === 92) i += 2;
   for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
   const c = s.charCodeAt(i);
-  return c === 61 || c === 58 || c === 45 || c === 62 || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b);
+  return c === 61 || c === 58 || c === 45 || c === 62 || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b) || ((c === 124 || c === 63) && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === 61);
 }
 
 /** `--password x`: a dash before the key (as valueAfter is called with it, or with the dashes stripped). */
@@ -268,24 +358,73 @@ const ASSIGNMENT_HEAD = /^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?$/;
 const GUTTER_SOURCE = String.raw`[ \t]{0,8}\d{1,7}(?:\t|→|[ \t]?[|│][ \t]?)`;
 const GUTTER = new RegExp(GUTTER_SOURCE, "y");
 const GUTTER_MAX = 16;
-/** Where line `lineStart`'s own text starts: past a line-number gutter, if it has one. */
-function pastGutter(s: string, lineStart: number): number {
-  let at = lineStart;
+/** Where line `lineStart`'s text starts past a line-number gutter, if it has one. */
+function gutterEnd(s: string, lineStart: number): number {
   // A gutter opens with spaces, tabs or its digits: most lines open with neither, and skip the regex.
-  const c = s.charCodeAt(at);
+  const c = s.charCodeAt(lineStart);
   if (c === 32 || c === 9 || (c >= 48 && c <= 57)) {
-    GUTTER.lastIndex = at;
-    if (GUTTER.test(s)) at = GUTTER.lastIndex;
+    GUTTER.lastIndex = lineStart;
+    if (GUTTER.test(s)) return GUTTER.lastIndex;
   }
+  return lineStart;
+}
+
+/**
+ * Where line `lineStart`'s own text starts: past a line-number gutter and a
+ * diff's marker, if it has them. Read alone, a line's marker is guessed from
+ * what follows it; inside a hunk (inHunk) it is its first character.
+ */
+function pastGutter(s: string, lineStart: number): number {
+  let at = gutterEnd(s, lineStart);
   // A unified diff's marker (`git diff`, `git log -p`): `+` before an added line (not `+++ b/…`), `-`
-  // before a removed one that opens with a name (`-DB_PASSWORD=…`; `- item` and `--flag` are not).
+  // before a removed one that opens with a name (`-DB_PASSWORD=…`) or with its indentation (`-  password:
+  // …`, `-\tpassword := …`); `- item` (one space: YAML's and Markdown's list) and `--flag` are not one.
   const m = s.charCodeAt(at);
   const next = s.charCodeAt(at + 1);
-  if ((m === 43 && next !== 43 && next !== 10) || (m === 45 && (isAsciiLetter(next) || next === 95))) at++;
+  if ((m === 43 && next !== 43 && next !== 10) || (m === 45 && (isAsciiLetter(next) || next === 95 || next === 9 || (next === 32 && s.charCodeAt(at + 2) === 32)))) at++;
   return at;
 }
 /** A line above, as the file has it (its gutter, if any, left out). */
 const lineText = (s: string, start: number, end: number): string => s.slice(pastGutter(s, start), end);
+
+/** A hunk's line, as the file has it: its gutter, if any, and its marker (` `, `+`, `-`) left out. */
+function hunkLineText(s: string, start: number, end: number): string {
+  const at = gutterEnd(s, start);
+  return s.slice(isDiffMarker(s.charCodeAt(at)) ? at + 1 : at, end);
+}
+const isDiffMarker = (c: number): boolean => c === 32 || c === 43 || c === 45;
+
+/**
+ * Whether line `lineStart` is inside a unified diff's hunk: every line from
+ * it up to a hunk header (`@@ -3,6 +3,7 @@`) opens with a diff's marker (` `,
+ * `+`, `-`, or `\` before `\ No newline at end of file`), within
+ * HUNK_LINES_MAX lines. The last line judged is remembered in `memo`: a walk
+ * that reaches it has its answer, so the keys of one hunk read it once.
+ */
+function inHunk(s: string, lineStart: number, memo: ScanCtx["memo"]): boolean {
+  let start = lineStart;
+  let verdict = false;
+  for (let seen = 0; seen < HUNK_LINES_MAX; seen++) {
+    if (start === memo.hunkLine) {
+      verdict = memo.hunkYes === 1;
+      break;
+    }
+    const at = gutterEnd(s, start);
+    const c = s.charCodeAt(at);
+    if (c === 64) {
+      verdict = HUNK_HEADER.test(s.slice(at, at + 8));
+      break;
+    }
+    if (!isDiffMarker(c) && c !== 92) break;
+    if (start === 0) break;
+    start = s.lastIndexOf("\n", start - 2) + 1;
+  }
+  memo.hunkLine = lineStart;
+  memo.hunkYes = verdict ? 1 : 0;
+  return verdict;
+}
+/** How far up inHunk looks for a hunk's header: a longer hunk's keys are read as lines alone are. */
+const HUNK_LINES_MAX = 512;
 
 /**
  * The start of the line `at` is on, if it is within `max` characters before
@@ -329,7 +468,9 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
   if (!endsLine(s, valueEnd, true)) return false;
   const lineStart = nearLineStart(s, keyStart, YAML_INDENT_MAX + GUTTER_MAX + 1);
   if (lineStart < 0) return false;
-  const from = pastGutter(s, lineStart);
+  // Inside a hunk every line's first character is its marker, a context line's space included.
+  const diff = isDiffMarker(s.charCodeAt(gutterEnd(s, lineStart))) && inHunk(s, lineStart, ctx.memo);
+  const from = diff ? gutterEnd(s, lineStart) + 1 : pastGutter(s, lineStart);
   if (from > keyStart) return false;
   const head = YAML_HEAD.exec(s.slice(from, keyStart));
   if (!head) return false;
@@ -339,6 +480,13 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
   const verdict = walkUp(s, lineStart, (line, start) => {
     // A shell prompt's line (`$ sops -d secrets.yaml`): the output begins below it, as at the text's start.
     if (PROMPT_LINE.test(line)) return true;
+    // A hunk's header: the file's lines above are not shown, but the header names the section the
+    // hunk is in (git's function context): a YAML parent (`@@ -3,6 +3,6 @@ services:`), code
+    // (`@@ … @@ const config = {`), or nothing (the file's start or a section git found no name for).
+    if (diff && HUNK_HEADER.test(line)) {
+      const heading = HUNK_HEADING.exec(line)?.[1] ?? "";
+      return heading === "" || YAML_PARENT.test(heading);
+    }
     const m = YAML_LINE.exec(line);
     if (!m) return undefined; // blank or a comment
     const at = m[1]!.length;
@@ -353,7 +501,7 @@ function yamlValueLine(ctx: ScanCtx, keyStart: number, keyEnd: number, valueEnd:
     if (!YAML_ENTRY.test(line)) return false;
     // A sibling already judged a YAML value at this indentation: the lines above it are the same.
     return start === ctx.memo.yamlLine && indent === ctx.memo.yamlIndent ? true : undefined;
-  });
+  }, diff);
   // No parent: a top-level mapping, when nothing above it was code.
   return yamlJudged(ctx, judged, verdict === true || verdict === TOP);
 }
@@ -368,13 +516,13 @@ const FAR = "far";
  * when the text's start is reached first, FAR past WALK_LINES_MAX lines or
  * at a line longer than WALK_LINE_MAX (what a file of settings never has).
  */
-function walkUp(s: string, lineStart: number, visit: (line: string, start: number) => boolean | undefined): boolean | typeof TOP | typeof FAR {
+function walkUp(s: string, lineStart: number, visit: (line: string, start: number) => boolean | undefined, hunk = false): boolean | typeof TOP | typeof FAR {
   let end = lineStart - 1;
   for (let seen = 0; end > 0; seen++) {
     if (seen >= WALK_LINES_MAX) return FAR;
     const start = s.lastIndexOf("\n", end - 1) + 1;
     if (end - start > WALK_LINE_MAX) return FAR;
-    const verdict = visit(lineText(s, start, end), start);
+    const verdict = visit(hunk ? hunkLineText(s, start, end) : lineText(s, start, end), start);
     if (verdict !== undefined) return verdict;
     end = start - 1;
   }
@@ -480,6 +628,10 @@ const WALK_LINE_MAX = 256;
 /** A line with something on it (its indentation in group 1) that is not a comment. */
 const YAML_LINE = /^([ \t]*)(- )?[^\s#]/;
 /** A shell prompt and its command: `$ cmd`, `user@host:~/app$ cmd`. */
+/** A unified diff's hunk header, `@@ -3,6 +3,7 @@ section` (`@@@` in a merge's combined diff). */
+const HUNK_HEADER = /^@@@? -\d/;
+/** What a hunk header says after its ranges: the section it is in. */
+const HUNK_HEADING = /^@@@? [-+\d, ]+ @@@? ?(.*?)\r?$/;
 const PROMPT_LINE = /^(?:\$|[\w.-]{1,64}@[\w.-]{1,64}(?::[^\s$#]{0,200})?[$#%])[ \t]/;
 /** A mapping key with nothing after it: what a block of `key: value` lines hangs under. */
 const YAML_PARENT = /^[ \t]*(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):[ \t]*(?:#.*)?\r?$/;
@@ -781,8 +933,14 @@ const PAIR_BEFORE = /(?:^|[\s,;|])[A-Za-z][\w.-]{0,40}[ \t]?[:=][ \t]{0,2}[^\s,;
  * Whether a password key's bare word reads as the password itself where its line is no settings
  * file's: made up (a digit or an inner capital), and no name (`userPassword`, `PasswordFormat`,
  * `DB_PASSWORD`: a camelCase word, a password's own noun, a constant).
+ *
+ * @example
+ * ```ts
+ * wordPassword("Zq7wintersun", "password"); // true
+ * wordPassword("userPassword", "password"); // false
+ * ```
  */
-const wordPassword = (value: string, key: string): boolean => madeUp(value) && !CAMEL_NAME.test(value) && !PASSWORD_NOUN.test(value) && !isAName(value, key);
+export const wordPassword = (value: string, key: string): boolean => madeUp(value) && !CAMEL_NAME.test(value) && !PASSWORD_NOUN.test(value) && !isAName(value, key);
 /** `userPassword`, `newPass1`: a lower-case word, then a capital. */
 const CAMEL_NAME = /^[a-z]+[A-Z]/;
 const PASSWORD_NOUN = /pass|pwd/i;

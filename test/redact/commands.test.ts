@@ -43,6 +43,18 @@ describe("handed on standard input", () => {
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
+  // In single quotes a `$` is the word's own: the shell passes `Kx9#mP2$vL` as typed.
+  for (const input of ["echo 'Kx9#mP2$vL' | sudo -S apt-get update\n", "docker login -u me --password-stdin registry <<< 'Kx9#mP2$vL'\n"]) {
+    test(input.trim(), () => onlySecretGoes(input, "Kx9#mP2$vL"));
+  }
+  // A password and its confirmation, the same word twice, piped to what asks for both.
+  for (const input of ['echo -e "Zq7wintersun\\nZq7wintersun" | passwd app\n', "echo -e 'Zq7wintersun\\nZq7wintersun\\n' | sudo passwd root\n"]) {
+    test(input.trim(), () => {
+      const out = r.text(input);
+      expect(leak(out, "Zq7wintersun")).toBeUndefined();
+      expect(out.replace(TAG_G, "Zq7wintersun")).toBe(input);
+    });
+  }
   test("chpasswd's user:password", () => {
     const out = r.text(`echo 'deploy:${S}' | chpasswd\n`);
     expect(leak(out, S)).toBeUndefined();
@@ -53,6 +65,11 @@ describe("handed on standard input", () => {
     "echo $REGISTRY_TOKEN | docker login -u me --password-stdin\n",
     'echo "${{ secrets.REGISTRY_TOKEN }}" | docker login ghcr.io -u me --password-stdin\n',
     'echo "$PW" | sudo -S apt-get update\n',
+    "echo '$TOKEN' | docker login -u me --password-stdin\n",
+    'echo -e "yes\\nyes" | ./configure\n',
+    'echo -e "line1\\nline2" | cat\n',
+    'echo -e "$PW\\n$PW" | passwd app\n',
+    "echo '${TOKEN}' | docker login -u me --password-stdin\n",
     'echo "deb http://deb.debian.org/debian bookworm main" | sudo tee -a /etc/apt/sources.list\n',
     // The here-string feeds another command than the reader's.
     `docker login --password-stdin registry; cat <<< ${S}\n`,
@@ -153,8 +170,50 @@ describe("setters", () => {
     `[Environment]::SetEnvironmentVariable("DB_PASS", "${S}", "User")\n`,
     `$pw = ConvertTo-SecureString "${S}" -AsPlainText -Force\n`,
     `$pw = ConvertTo-SecureString -String '${S}' -AsPlainText -Force\n`,
+    // Credential objects built from a user and a password.
+    `var c = new NetworkCredential("admin", "${W}");\n`,
+    `new UsernamePasswordCredentials("admin", "${W}")\n`,
+    `auth = new UsernamePasswordAuthenticationToken("admin", "${W}");\n`,
+    `return new PasswordAuthentication("admin", "${W}".toCharArray());\n`,
   ]) {
-    test(input.trim(), () => onlySecretGoes(input));
+    test(input.trim(), () => onlySecretGoes(input, input.includes(W) ? W : S));
+  }
+  for (const input of ["new NetworkCredential(user, password)\n", "new UsernamePasswordAuthenticationToken(user, null, authorities)\n", 'new NetworkCredential("admin", "password")\n']) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("a browser test typing into a password field, a login helper's password", () => {
+  for (const input of [
+    `await page.fill('#password', '${W}');\n`,
+    `await page.type('input[type=password]', '${W}');\n`,
+    `await userEvent.type(screen.getByLabelText(/password/i), '${W}');\n`,
+    `await page.getByLabel('Password').fill('${W}');\n`,
+    `await page.locator('input[name="password"]').fill('${W}');\n`,
+    `await page.getByPlaceholder('Password').pressSequentially('${W}');\n`,
+    `cy.get('#password').type('${W}')\n`,
+    `driver.find_element(By.ID, "password").send_keys("${W}")\n`,
+    `driver.findElement(By.name("password")).sendKeys("${W}");\n`,
+    `await $('#password').setValue('${W}')\n`,
+    `login('admin', '${W}')\n`,
+    `it('logs in', () => { loginAs('admin', '${W}') })\n`,
+    `await signIn("a@b.c", "${W}");\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, W));
+  }
+  for (const input of [
+    "cy.get('#username').type('admin1234')\n",
+    "await page.fill('#password', password);\n",
+    "await page.getByLabel('Password').fill(creds.password);\n",
+    "cy.get('#password').type('{enter}')\n",
+    "cy.get('#password').type('{selectall}{backspace}')\n",
+    "await page.fill('#password', 'password');\n",
+    "await page.fill('#password', pw); await page.fill('#otp', '123456');\n",
+    "login(user, password)\n",
+    "begin('tx', 'CorrectHorseBattery')\n",
+    "console.log(login('admin'), 'CorrectHorseBattery')\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
   for (const input of [
     "define('WP_DEBUG', true);\n",
@@ -517,6 +576,30 @@ describe("SQL and mongosh that create or change a database user", () => {
     "db.createUser({ user: 'app', pwd: passwordPrompt(), roles: [] })\n",
     "read -p 'Enter password ' pw; echo 'done'\n",
     "SELECT check_password('x') FROM dual;\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
+describe("a seed's INSERT: the literal at a secret-named column's place in each tuple", () => {
+  test("one tuple", () => onlySecretGoes(`INSERT INTO users (email, password) VALUES ('a@b.c', '${W}');\n`, W));
+  test("every tuple of a multi-row INSERT", () => {
+    const input = `INSERT INTO users (email, password) VALUES\n  ('a@b.c', '${W}'),\n  ('d@e.f', 'Tr0ub4dor&3x');\n`;
+    const out = r.text(input);
+    expect(leak(out, W)).toBeUndefined();
+    expect(leak(out, "Tr0ub4dor&3x")).toBeUndefined();
+    expect(out.replace(TAG, W).replace(TAG, "Tr0ub4dor&3x")).toBe(input);
+  });
+  test("quoted columns, other values around, a hashing call's plaintext", () =>
+    onlySecretGoes(`INSERT INTO "users" ("id", "email", "password", "created_at") VALUES (1, 'a@b.c', crypt('${W}', gen_salt('bf')), NOW());\n`, W));
+  test("an API key column", () => onlySecretGoes(`INSERT INTO api_keys (name, api_key) VALUES ('ci', '${S}');\n`, S));
+  for (const input of [
+    "INSERT INTO users (email, password) VALUES ($1, $2)\n",
+    "INSERT INTO users (email, password) VALUES ('a@b.c', 'password');\n",
+    `INSERT INTO users (name, note) VALUES ('bob', '${W}');\n`,
+    `INSERT INTO users (email, password) VALUES ('${W}', ?);\n`,
+    "INSERT INTO users (id, email, password_hash, created_at) VALUES (1, 'a@b.c', '$2b$12$vOOMCJsx23nb1rG51jCP8mnHsZRDbOoHxcK3RwR1Ksn45oRvZWG6t', now());\n",
+    "INSERT INTO auth_user (username, password) VALUES ('admin', 'pbkdf2_sha256$600000$Kx9mQ2vL7pR4$Zq7wintersunAbCdEf0123456789=');\n",
   ]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }

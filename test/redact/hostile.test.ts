@@ -88,6 +88,22 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["hashing calls never closed: bcrypt.hash('bcrypt.hash('…", fill("bcrypt.hash('")],
     ["an Azure server create with -p flags and no value", fill("az sql server create -p ")],
     ["rclone config creates with no pass: rclone config create rclone config create …", fill("rclone config create ")],
+    // A YAML password line inside a hunk reads up to the hunk's header (memoised per hunk).
+    ["a hunk of YAML password lines, every line", fill(`@@ -1,9 +1,9 @@\n${"-  password: oldSecret42\n+  password: newSecret43\n".repeat(4000)}`)],
+    ["context lines of YAML passwords with no hunk header", fill("   password: ctxSecret42\n")],
+    // The fourteenth session's other shapes: credential objects, declared types and wrappers before a literal, `with password`, `#` in userinfo.
+    ["credential objects never closed: new NetworkCredential(new NetworkCredential(…", fill("new NetworkCredential(")],
+    ["declared types with no literal: password: String = password: String = …", fill("password: String = ")],
+    ["wrappers with no literal: password = Some(String::from(…", fill("password = Some(String::from(")],
+    ["with password, over and over", fill("with password ")],
+    ["URL userinfo of hashes with no @: x://:#x://:#…", fill("x://:#")],
+    ["password fills never closed: cy.get('#password').type(cy.get(…", fill("cy.get('#password').type(")],
+    ["target-first fills of password fields with no literal: page.fill('#password', …", fill("page.fill('#password', ")],
+    ["login helpers never closed: login('a', login('a', …", fill("login('a', ")],
+    ["INSERT heads with no VALUES: insert into t (password) insert into …", fill("insert into t (password) ")],
+    ["INSERT tuples never closed: insert into t (password) values ('x', (…", fill("insert into t (password) values ('x', (")],
+    ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
+    ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {
     test(name, () => {
       cost(log);

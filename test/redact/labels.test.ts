@@ -368,6 +368,16 @@ describe("only the secret goes", () => {
     const out = gone(`DATABASE_URL=postgres://orders_app:${pw}@db-7.internal:6432/orders?sslmode=require\n`, pw);
     expect(out).toMatch(/^DATABASE_URL=postgres:\/\/orders_app:\[REDACTED:postgres-url:[0-9a-f]{4}\]@db-7\.internal:6432\/orders\?sslmode=require\n$/);
   });
+  // A `#` is a fragment's mark to a URL parser, but `.env` files hold such passwords as typed.
+  for (const url of ["redis://:Kx9#mP2$vL@localhost:6379/0", "postgres://app:Kx9#mP2$vL@localhost/app"]) {
+    test(`a password with a # in userinfo: ${url}`, () => {
+      const out = gone(`REDIS_URL=${url}\n`, "Kx9#mP2$vL");
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "Kx9#mP2$vL")).toBe(`REDIS_URL=${url}\n`);
+    });
+  }
+  for (const text of ["see https://example.com:8080#section for more, mail me@x.com\n", "https://example.com:8080#a@b\n", "https://host:8080/#/a:b@c\n"]) {
+    test(`a fragment after a host stays: ${text.trim()}`, () => staysWhole(text));
+  }
   test("TOML and settings files keep their other words", () => {
     const pw = tok(20);
     const input = `[database]\nhost = "db.internal"\nport = 5432\nname = "orders"\nuser = "app"\npassword = "${pw}"\npool_size = 10\n`;
@@ -872,6 +882,76 @@ describe("git diff of a settings file: the +/- marker is not part of the line", 
   });
   for (const text of ["--password=$DB_PASSWORD\n", "-Dlog.level=debug\n"]) {
     test(`stays: ${JSON.stringify(text)}`, () => expect(r.text(text)).toBe(text));
+  }
+});
+
+describe("git diff of a YAML file: inside a hunk every line's first character is its marker", () => {
+  // Each value reads as a variable's name in code (camelCase and a digit): only the YAML around it makes it a literal.
+  const values = /(?:old|new|ctx)Secret4\d/g;
+  const only = (text: string): void => {
+    const out = r.text(text);
+    expect(out).not.toMatch(values);
+    expect(out.replace(/\[REDACTED:password:[0-9a-f]{4}\]/g, "X")).toBe(text.replace(values, "X"));
+  };
+  test("a removed line's indentation after its `-`, and the added line under it", () =>
+    only("diff --git a/config/database.yml b/config/database.yml\n--- a/config/database.yml\n+++ b/config/database.yml\n@@ -1,5 +1,5 @@\n production:\n   adapter: postgresql\n   username: app\n-  password: oldSecret42\n+  password: newSecret43\n   host: db.internal\n"));
+  test("a context line's password (its marker is a space)", () => only("@@ -4,5 +4,5 @@ production:\n   adapter: postgresql\n-  username: old\n+  username: app\n   password: ctxSecret42\n"));
+  test("top-level keys under a hunk header with no section", () => only("@@ -1,3 +1,3 @@\n user: app\n-password: oldSecret42\n+password: newSecret43\n"));
+  test("a hunk read with line numbers (`cat -n` of a .patch)", () => only("     1\t@@ -1,3 +1,3 @@\n     2\t db:\n     3\t-  password: oldSecret42\n     4\t+  password: newSecret43\n"));
+  test("one removed line alone (an Edit tool's structuredPatch line)", () => only("-  password: oldSecret42\n"));
+  // A hunk of code: git's section heading says so (an object literal, a class, a function).
+  for (const text of [
+    "@@ -10,3 +10,3 @@ const config = {\n-  password: oldValue\n+  password: hashedPassword\n }\n",
+    "@@ -10,3 +10,3 @@ const config = {\n   user: name,\n+  password: hashedPassword\n }\n",
+    "@@ -10,7 +10,7 @@ export function login(user) {\n   return client.auth({\n     username: user.name,\n-    password: user.pass,\n+    password: hashedPassword,\n   });\n",
+    "@@ -1,4 +1,4 @@\n interface Creds {\n   user: string;\n-  password: string;\n+  password: Secret;\n }\n",
+  ]) {
+    test(`stays: ${JSON.stringify(text.split("\n")[0])}`, () => staysWhole(text));
+  }
+});
+
+describe("a literal behind a declared type, a wrapper, a string prefix or a default's operator", () => {
+  for (const text of [
+    'var password: String = "Zq7wintersun"\n',
+    'const password: string = "Zq7wintersun";\n',
+    'static PASSWORD: &str = "Zq7wintersun";\n',
+    "static PASSWORD: &'static str = \"Zq7wintersun\";\n",
+    'let password = String::from("Zq7wintersun");\n',
+    '    password: String::from("Zq7wintersun"),\n',
+    'let password: Option<String> = Some(String::from("Zq7wintersun"));\n',
+    'password: SecretStr = SecretStr("Zq7wintersun")\n',
+    'password := []byte("Zq7wintersun")\n',
+    'password = Buffer.from("Zq7wintersun")\n',
+    'password = b"Zq7wintersun"\n',
+    'password = f"Zq7wintersun"\n',
+    "PASSWORD = '''Zq7wintersun'''\n",
+    'DB_PASSWORD ||= "Zq7wintersun"\n',
+    'config.password ??= "Zq7wintersun";\n',
+    // A hashing call under a password key: the literal is the plaintext.
+    "  data: { email: 'a@b.c', password: await hash('Zq7wintersun', 10) },\n",
+    "  password: bcrypt.hashSync('Zq7wintersun', 8),\n",
+    "password = make_password('Zq7wintersun')\n",
+  ]) {
+    test(text.trim(), () => {
+      const out = r.text(text);
+      expect(out).not.toContain("Zq7wintersun");
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "Zq7wintersun")).toBe(text);
+    });
+  }
+  // An f-string with a field, a raw string (a regex's), a call, a type with no literal, a wrapper around a name.
+  for (const text of [
+    'password = f"{user}-{pw}"\n',
+    "key_or_pass = r'(?:key|pwd|password|pass|token)'\n",
+    'password: String = getPassword()\n',
+    'password: str = Field(default=None)\n',
+    'let password: Option<String> = None;\n',
+    'password = Buffer.from(data, "base64")\n',
+    "password: Some(x)\n",
+    "password: hash(user.password)\n",
+    "password: await hash(password, 10)\n",
+    "password: someFn('Zq7wintersun')\n",
+  ]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
   }
 });
 

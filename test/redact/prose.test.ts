@@ -86,3 +86,25 @@ describe("a password in an agent's own words", () => {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("after `with` or `using`, the noun hands over a made-up word right after it", () => {
+  for (const input of [
+    "Login succeeded for admin with password Zq7wintersun\n",
+    "Created user admin with password hunter2hunter.\n",
+    "logged in using the password wintersun2024\n",
+    "Connecting as root with root password Zq7wintersun\n",
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, input.match(/(?:Zq7wintersun|hunter2hunter|wintersun2024)/)![0]));
+  }
+  for (const input of [
+    "login with password authentication\n",
+    "using password hashing with bcrypt\n",
+    "with password userPassword\n",
+    "hashed with password SHA256\n",
+    "without password Zq7wintersun\n",
+    "with DB_PASSWORD Zq7wintersun\n",
+    "Sign in with password MFA123\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

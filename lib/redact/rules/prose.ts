@@ -16,7 +16,8 @@
  * noun only a value set apart ("the password PasswordHasher uses" names a
  * class); a `(` only after a space (`password('Prompt: ')` is a call). `=` and `:` are the key/value rule's: `password=userPassword` is code.
  */
-import { isWordUnit, madeUp, plausibleSecret } from "../keys.ts";
+import { wordPassword } from "../context.ts";
+import { isAsciiLetter, isWordUnit, madeUp, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
@@ -57,7 +58,7 @@ function nounEnd(u: Uint16Array, pos: number, kw: string): number {
   return u[i] === 96 ? i + 1 : i;
 }
 
-// strongAfterNoun's classes of code unit, as bits: a value needs all four; a unit of no class below
+// bareAfterNoun's classes of code unit, as bits: a value needs all four; a unit of no class below
 // 128 is allowed, a FORBIDDEN one (a regex's or a path's, a quote) rules the value out.
 const LOWER = 1;
 const UPPER = 2;
@@ -76,14 +77,18 @@ const closesSentence = (c: number): boolean => c === 46 || c === 44 || c === 59 
 const isBlank = (c: number | undefined): boolean => c === undefined || c === 32 || c === 9 || c === 10 || c === 13;
 
 /**
- * Right after the noun, a bare value shaped like nothing but a password: letters of both cases, a
- * digit and a symbol, 8 to 256 characters ("Use the password Tr0ub4dor&3 to log in"). A class's
- * name (`PasswordHasher`), an algorithm's (`ECDSA256`), `sha256-hashed` and `Base64Url` lack a
- * part; a regex or a path after the noun (sudoers' `/usr/bin/passwd ^[a-zA-Z0-9_]+$`) has brackets
- * or slashes. Read from the code units: most nouns are followed by a word, and a regex call per hit
- * cost the mixed document's redaction 3 ms.
+ * Right after the noun, a bare value is taken in two shapes. One shaped like nothing but a password:
+ * letters of both cases, a digit and a symbol, 8 to 256 characters ("Use the password Tr0ub4dor&3
+ * to log in"). A class's name (`PasswordHasher`), an algorithm's (`ECDSA256`), `sha256-hashed` and
+ * `Base64Url` lack a part; a regex or a path after the noun (sudoers' `/usr/bin/passwd
+ * ^[a-zA-Z0-9_]+$`) has brackets or slashes. And after `with` or `using` (a word between allowed:
+ * "with the password", "using root password"), a word that reads as made up (wordPassword: a digit
+ * or an inner capital, no camelCase name, no constant): "Created user admin with password
+ * Zq7wintersun", "logged in using password hunter2hunter"; "with password authentication", "using
+ * password hashing" and "with password userPassword" stay. Read from the code units: most nouns
+ * are followed by a word, and a regex call per hit cost the mixed document's redaction 3 ms.
  */
-const strongAfterNoun: Rule = {
+const bareAfterNoun: Rule = {
   kinds: ["password"],
   keywords: ["password", "passphrase", "passwd"],
   scan(ctx, pos, kw) {
@@ -97,17 +102,44 @@ const strongAfterNoun: Rule = {
     while (i < u.length && i - a <= 256 && !isBlank(u[i])) shape |= u[i]! < 128 ? UNIT_CLASS[u[i]!]! : 0, i++;
     if (!isBlank(u[i]) || (shape & FORBIDDEN) !== 0) return;
     // One closing mark after the value is the sentence's ("…Tr0ub4dor&3."), when the rest still passes.
-    let b = i;
-    if (closesSentence(u[b - 1]!) && b - 1 - a >= 8) {
-      b--;
-      shape = 0;
-      for (let x = a; x < b; x++) shape |= u[x]! < 128 ? UNIT_CLASS[u[x]!]! : 0;
+    const b = closesSentence(u[i - 1]!) ? i - 1 : i;
+    let strong = shape;
+    if (b < i) {
+      strong = 0;
+      for (let x = a; x < b; x++) strong |= u[x]! < 128 ? UNIT_CLASS[u[x]!]! : 0;
     }
-    if (b - a < 8 || (shape & STRONG) !== STRONG) return;
+    const end = b - a >= 8 ? b : i;
+    if (end - a >= 8 && ((end === b ? strong : shape) & STRONG) === STRONG) {
+      const v = ctx.s.slice(a, end);
+      if (plausibleSecret(v, true)) ctx.out.push({ from: pos, start: a, end, kind: "password", priority: 0.5 });
+      return;
+    }
+    if (b - a < 6 || (shape & LOWER) === 0 || !afterWithOrUsing(u, pos)) return;
     const v = ctx.s.slice(a, b);
-    if (plausibleSecret(v, true)) ctx.out.push({ from: pos, start: a, end: b, kind: "password", priority: 0.5 });
+    if (wordPassword(v, "password") && plausibleSecret(v, true)) ctx.out.push({ from: pos, start: a, end: b, kind: "password", priority: 0.5 });
   },
 };
+
+/** Whether `with` or `using` (one word between allowed, up to 20 letters) stands right before the noun at `pos`. */
+function afterWithOrUsing(u: Uint16Array, pos: number): boolean {
+  let i = pos;
+  for (let words = 0; words < 2; words++) {
+    let gap = 0;
+    while (gap < 4 && (u[i - 1] === 32 || u[i - 1] === 9)) (i--, gap++);
+    if (gap === 0) return false;
+    const end = i;
+    while (i > 0 && end - i <= 20 && isAsciiLetter(u[i - 1]!)) i--;
+    const n = end - i;
+    if (n === 0 || n > 20 || (i > 0 && isWordUnit(u[i - 1]!))) return false;
+    if ((n === 4 && isWord(u, i, "with")) || (n === 5 && isWord(u, i, "using"))) return true;
+  }
+  return false;
+}
+/** Whether `u[at..)` holds `word` (lower case), either case. */
+function isWord(u: Uint16Array, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if ((u[at + k]! | 32) !== word.charCodeAt(k)) return false;
+  return true;
+}
 
 /** See the module comment. */
 export const PROSE_RULES: readonly Rule[] = [
@@ -119,7 +151,7 @@ export const PROSE_RULES: readonly Rule[] = [
     accept: acceptAt(1),
     hit: proseAfterNoun,
   }),
-  strongAfterNoun,
+  bareAfterNoun,
   // The old one of "changed the password from `A` to `B`".
   regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}[ \t]{1,4}(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}${VALUE}[ \t]{1,4}to[ \t]`, {
     priority: 0.5,

@@ -37,6 +37,9 @@ const CALL_ARG = String.raw`(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[A-Za-z_][\w.]{0,
 
 /** A literal password in code: six characters at least, since docs' examples pass `'pass'` and `'user'`. */
 const codeLiteralPassword = (v: string): boolean => v.length >= 6 && plausibleSecret(v, true);
+/** A literal typed into a field: a password, unless it is only Cypress's special keys (`{enter}`, `{selectall}{backspace}`). */
+const typedPassword = (v: string): boolean => !KEY_SEQUENCE.test(v) && codeLiteralPassword(v);
+const KEY_SEQUENCE = /^(?:\{[A-Za-z]+\})+$/;
 
 /** The value of a name-then-value match: group 2 single-quoted, 3 double-quoted, 4 bare. */
 const pairValue = firstMatched(2, 3, 4);
@@ -204,6 +207,41 @@ export const SETTER_RULES: readonly Rule[] = [
     ["basicauth(", "digestauth(", "auth=(", "auth = (", ".login("],
     String.raw`(?:(?<=(?:^|[^\w])(?:HTTP)?)(?:Basic|Digest)Auth\(|(?<![\w.])auth[ \t]?=[ \t]?\(|\.login\()[ \t]*${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
+  ),
+  // Credential objects built from a user and a password: .NET's `new NetworkCredential("u", "x")`, Apache
+  // HttpClient's `UsernamePasswordCredentials`, Spring Security's `UsernamePasswordAuthenticationToken`,
+  // Java's `PasswordAuthentication("u", "x".toCharArray())`.
+  regexRule(
+    "password",
+    ["credential(", "credentials(", "authenticationtoken(", "passwordauthentication("],
+    String.raw`(?:(?<=\bNetwork)Credential|(?<=\bUsernamePassword)(?:Credentials|AuthenticationToken)|(?<![\w.])PasswordAuthentication)\([ \t]*${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}(?:\.toCharArray\(\))?[ \t]*[,)]`,
+    { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
+  ),
+  // A browser test filling a password field (Playwright, Puppeteer, Cypress, Selenium, WebdriverIO,
+  // Testing Library): the target names the field, then the literal typed into it. Target first,
+  // `page.fill('#password', 'x')`, `userEvent.type(screen.getByLabelText(/password/i), 'x')`; or the
+  // call ends a chain whose locator names it on the same statement, `page.getByLabel('Password').fill('x')`,
+  // `cy.get('#password').type('x')`, `find_element(By.ID, "password").send_keys("x")`.
+  regexRule(
+    "password",
+    [".fill(", ".type("],
+    String.raw`\.(?:fill|type)\((?=[^,;\n]{0,160}?(?:pass|pwd))[^,;\n]{1,160}?,[ \t]*${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, flags: "i", group: firstMatched(1, 2), accept: typedPassword },
+  ),
+  regexRule(
+    "password",
+    [".fill(", ".type(", ".send_keys(", ".sendkeys(", ".setvalue(", ".presssequentially(", ".typetext("],
+    String.raw`(?<=(?:pass|pwd)[^;\n]{0,160})\.(?:fill|type|send_keys|sendKeys|setValue|pressSequentially|typeText)\([ \t]*${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, flags: "i", group: firstMatched(1, 2), accept: typedPassword },
+  ),
+  // A test's or script's own login helper given a user and a password: `login('admin', 'x')`,
+  // `loginAs("admin", "x")`, `signIn('a@b.c', 'x')`, `log_in(…)` (`.login(` is the method rule's above).
+  // Found at `n('`/`s('` (rare three characters; `log` and `sig` open too many positions), the name read behind.
+  regexRule(
+    "password",
+    ["n('", 'n("', "s('", 's("'],
+    String.raw`(?:(?<=(?<![\w$.])(?:log|sign)_?i)n|(?<=(?<![\w$.])log_?in_?a)s)\([ \t]*${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
+    { priority: 2, flags: "i", group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
   regexRule(
     "password",

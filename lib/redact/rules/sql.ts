@@ -10,10 +10,10 @@
  * quoted word after `PASSWORD` reads as prose elsewhere, so each needs its
  * statement around it.
  */
-import { plausibleSecret } from "../keys.ts";
+import { classifyKey, lastLetters, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import { ENCLOSED } from "../printed.ts";
-import type { Rule } from "../types.ts";
+import type { Rule, ScanCtx } from "../types.ts";
 
 /** A single-quoted SQL string's body (`''` is a quote inside it), a double-quoted one's, or a bare word. */
 const QUOTED = String.raw`(?:[EN]?'((?:[^'\n]|''){1,256})'|"([^"\n]{1,256})")`;
@@ -22,8 +22,93 @@ const quotedGroup = firstMatched(1, 2);
 /** A password, not a psql variable, placeholder or reference (`:'pw'`, `'<password>'`, `'${DB_PASSWORD}'`). */
 const opts = { priority: 2, flags: "i", noLB: true, accept: (v: string) => !ENCLOSED.test(v) && plausibleSecret(v, true) };
 
+/** `INSERT INTO table (col, …) VALUES`: the column list in group 1; the tuples follow. */
+const INSERT_HEAD = /insert[ \t]+into[ \t]+[\w."`\[\]]{1,128}[ \t]*\(([^()\n;]{1,1024})\)[ \t\r\n]*values[ \t\r\n]*/iy;
+/** How far one INSERT's tuples are read, and how long one tuple may be. */
+const INSERT_READ_MAX = 1 << 20;
+const TUPLE_MAX = 4096;
+/** A column that holds what was made from a password, not the password (`password_hash`, `encrypted_password`, `salt`). */
+const DERIVED_COLUMN = /hash|digest|crypt|salt/i;
+/**
+ * A stored password hash: modular crypt (`$2b$12$…`, `$argon2id$…`, `$6$…`), Django's
+ * `pbkdf2_sha256$…`, LDAP's `{SSHA}…`, PostgreSQL's `md5…` and `SCRAM-SHA-256$…`. What a users table
+ * holds under `password`, and no secret to mask.
+ */
+const PASSWORD_HASH = /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|scrypt|pbkdf2[\w-]*|sha\d+)\$|(?:pbkdf2_sha\d+|bcrypt(?:_sha256)?|argon2|scrypt|sha1|md5)\$|\{[A-Z0-9-]{2,16}\}|md5[0-9a-f]{32}$|SCRAM-SHA-256\$)/;
+/** `"col"`, `` `col` ``, `[col]`: a column's quotes. */
+const COLUMN_QUOTES = /^["`[]|["`\]]$/g;
+
+/**
+ * A seed or migration's `INSERT INTO users (email, password) VALUES ('a@b.c', 'x'), (…)`: the
+ * literal in each tuple at the position of a column that names a secret (`password`, `api_key`,
+ * `token`), judged as that column's value; under a password column the first literal of a call is
+ * the plaintext being hashed (`crypt('x', gen_salt('bf'))`). A column of what a password made
+ * (`password_hash`, `salt`) and a stored hash under `password` (`$2b$12$…`, `pbkdf2_sha256$…`) stay. What is read is remembered, so a
+ * statement's tuples are read once whatever `insert into` its strings hold.
+ */
+function scanInsert(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  if (pos < (ctx.memo.insertTo ?? -1)) return;
+  INSERT_HEAD.lastIndex = pos;
+  const m = INSERT_HEAD.exec(s);
+  if (!m) return;
+  const columns = m[1]!.split(",").map((c) => c.trim().replace(COLUMN_QUOTES, ""));
+  const secret = columns.map((c) => (DERIVED_COLUMN.test(c) ? null : classifyKey(c)));
+  if (secret.every((c) => c === null)) return;
+  const lim = Math.min(s.length, INSERT_HEAD.lastIndex + INSERT_READ_MAX);
+  let i = INSERT_HEAD.lastIndex;
+  // The furthest unit read: a hit before it is inside this statement (a string holding `insert into`,
+  // or a tuple never closed), and reading it again would make a text of such hits quadratic.
+  let readTo = i;
+  // Each tuple: `(`, values split at commas outside quotes and brackets, `)`; then `,` and the next.
+  while (i < lim && s.charCodeAt(i) === 40) {
+    const tupleEnd = Math.min(lim, i + TUPLE_MAX);
+    let col = 0;
+    let depth = 0;
+    let firstLit = -1;
+    let firstLitEnd = -1;
+    let bare = true;
+    let j = i + 1;
+    for (; j < tupleEnd; j++) {
+      const c = s.charCodeAt(j);
+      if (c === 39) {
+        // A SQL string: `''` is a quote inside it.
+        let k = j + 1;
+        while (k < tupleEnd && (s.charCodeAt(k) !== 39 || s.charCodeAt(k + 1) === 39)) k += s.charCodeAt(k) === 39 ? 2 : 1;
+        if (firstLit < 0) {
+          firstLit = j + 1;
+          firstLitEnd = k;
+          bare = depth === 0;
+        }
+        j = k;
+      } else if (c === 40) depth++;
+      else if (c === 41 && depth > 0) depth--;
+      else if ((c === 44 && depth === 0) || c === 41) {
+        const cls = col < secret.length ? secret[col] : null;
+        if (cls && firstLit >= 0 && (bare || cls.password)) {
+          const v = s.slice(firstLit, firstLitEnd).replaceAll("''", "'");
+          if (!ENCLOSED.test(v) && !PASSWORD_HASH.test(v) && plausibleSecret(v, cls.password, lastLetters(columns[col]!), cls.strict)) ctx.out.push({ from: pos, start: firstLit, end: firstLitEnd, kind: cls.kind, priority: 2 });
+        }
+        col++;
+        firstLit = -1;
+        bare = true;
+        if (c === 41) break;
+      } else if (c === 59) break; // `;` outside a string: the statement ended inside a tuple
+    }
+    readTo = Math.max(readTo, j);
+    if (j >= tupleEnd || s.charCodeAt(j) !== 41) break;
+    i = j + 1;
+    while (i < lim && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9 || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13)) i++;
+    if (s.charCodeAt(i) !== 44) break;
+    i++;
+    while (i < lim && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9 || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13)) i++;
+  }
+  ctx.memo.insertTo = Math.max(i, readTo);
+}
+
 /** See the module comment. */
 export const SQL_RULES: readonly Rule[] = [
+  { kinds: ["password", "generic-secret", "api-key"], keywords: ["insert into"], scan: scanInsert, patterns: () => [{ kind: "password", source: INSERT_HEAD.source, flags: "iy" }] },
   // Each needs its statement's head on the same line before it (`CREATE USER app WITH LOGIN PASSWORD
   // 'x'`, `GRANT … IDENTIFIED BY`), or an expression's `=`, `(`, `,` or SELECT before PASSWORD('x'):
   // prose is full of `identified by the team` and code of `new Password('…')`.

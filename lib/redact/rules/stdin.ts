@@ -14,8 +14,11 @@ import type { Rule, ScanCtx } from "../types.ts";
 
 /** What reads a secret from standard input, on the command the pipe feeds (or before a here-string). */
 const READER = String.raw`(?:--password-stdin|--passphrase-stdin|--pass-stdin|--token-stdin|--with-token|--password-from-stdin|\bsudo\b[^|;&\n]{0,60}?[ \t]-[A-Za-z]{0,4}S\b|\bchpasswd\b|\bsmbpasswd\b|\bvncpasswd\b|\bpasswd\b[^|;&\n]{0,60}?[ \t]--stdin\b|\bsecrets?[ \t]{1,5}(?:versions[ \t]{1,5})?(?:set|put|create|add)\b|\benv[ \t]{1,5}add\b|--data-file[= ]-(?![\w-]))`;
-/** An echoed word: quoted or bare, no substitution (`$TOKEN` is a reference, not the secret). */
-const WORD = String.raw`(?:'([^'\n$]{1,256})'|"([^"\n$\\]{1,256})"|([^\s'"|;&<>()$\\]{1,256}))`;
+/**
+ * An echoed word: quoted or bare, no substitution (`$TOKEN` is a reference, not the secret); in single
+ * quotes a `$` is the word's own (`'Kx9#mP2$vL'`), but a whole `'$TOKEN'` is still a name.
+ */
+const WORD = String.raw`(?:'(?!\$\{?\w+\}?')([^'\n]{1,256})'|"([^"\n$\\]{1,256})"|([^\s'"|;&<>()$\\]{1,256}))`;
 const ECHO = String.raw`(?:echo(?:[ \t]{1,5}-[neE]{1,3})?|printf(?:[ \t]{1,5}(?:'%s(?:\\n)?'|"%s(?:\\n)?"))?)`;
 
 /** A file name that says it holds a secret: `.vault-token`, `db_password`, `api-key.txt`, `credentials`, `.pgpass` (not a `.pub`). */
@@ -123,6 +126,9 @@ export const STDIN_RULES: readonly Rule[] = [
   regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}${WORD}[ \t]{0,5}>{1,2}[ \t]{0,5}(?=["']?[^\s'";|&]{0,200}?${SECRET_FILE})`, { ...opts, flags: "i" }),
   // echo -n 'user:X' | base64 (a Basic credential being built, alone or in `$(…)`): the password after the user's colon
   regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}(?:'[^'\s:]{1,64}:([^'\n]{1,256})'|"[^"\s:]{1,64}:([^"\n$\\]{1,256})"|[^\s'"|:;&]{1,64}:([^\s'"|;&<>()$\\]{1,256}))[ \t]{0,5}\|[ \t]{0,5}(?:base64|openssl[ \t]{1,5}(?:base64|enc[ \t]{1,5}-base64))\b`, opts),
+  // echo -e "X\nX" | passwd app, printf 'X\nX\n' | smbpasswd -a bob: a password and its confirmation,
+  // the same word twice, piped to whatever asks for both.
+  regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}(?:"([^"\n$\\]{4,256})\\n\1(?:\\n)?"|'([^'\n\\]{4,256})\\n\2(?:\\n)?')[ \t]{0,5}\|`, opts),
   // --vault-password-file <(echo X), --password-file=<(printf X)
   regexRule("password", ["<(echo", "<(printf"], String.raw`(?<=pass(?:word|phrase)?[\w-]{0,20}[ \t=]{1,3})<\(${ECHO}[ \t]{1,5}${WORD}[ \t]{0,3}\)`, opts),
 ];

@@ -43,7 +43,21 @@ export const urlUserinfoRule: Rule = {
     const lim = Math.min(s.length, start + 512);
     let e = start;
     let at = -1;
-    for (let c = s.charCodeAt(e); e < lim && !authStop(c); c = s.charCodeAt(++e)) if (c === 64) at = e;
+    let colonSeen = false;
+    // A `#` in a password (`redis://:Kx9#mP2@host`: a fragment's mark only to a URL parser, typed
+    // as is in `.env` files) is read past until an `@` is found: without one the authority ended there.
+    let hashAt = -1;
+    for (let c = s.charCodeAt(e); e < lim && (!authStop(c) || (c === 35 && colonSeen && at < 0)); c = s.charCodeAt(++e)) {
+      if (c === 64) at = e;
+      else if (c === 58) colonSeen = true;
+      else if (c === 35 && hashAt < 0) hashAt = e;
+    }
+    // Digits alone between the colon and the `#` are a port (`host:8080#a@b`): a fragment follows.
+    if (hashAt >= 0 && (at < hashAt || /:\d*$/.test(s.slice(start, hashAt)))) {
+      e = hashAt;
+      if (at > hashAt) at = s.lastIndexOf("@", hashAt);
+      if (at < start) return;
+    }
     if (at < 0 || at + 1 >= e) return; // no userinfo, or nothing after "@"
     if (!/[A-Za-z0-9[]/.test(s[at + 1]!)) return;
     const colon = s.indexOf(":", start);
