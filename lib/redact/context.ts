@@ -60,11 +60,20 @@ const STRING_PREFIX = /[bBfF](?=["'])/y;
  */
 function literalLead(s: string, i: number, typed: boolean): { skip: number; format: boolean } {
   let at = i;
-  if (typed && equalsAhead(s, at)) {
+  const c0 = s.charCodeAt(at);
+  // Every lead opens with a letter, `&` (a reference type) or `[` (Go's `[]byte`), and its first word
+  // ends in a call's `(`, a space, a type's `<` `?` `'` or `]`, `=`, or a prefix's quote: most values
+  // are a literal already, or a word or token that ends otherwise, and stop here.
+  if (!isAsciiLetter(c0) && c0 !== 38 && c0 !== 91) return NO_LEAD;
+  let k = at + 1;
+  const lim = Math.min(s.length, at + 64);
+  while (k < lim && isPathUnit(s.charCodeAt(k))) k++;
+  const stop = s.charCodeAt(k);
+  if (stop !== 40 && stop !== 32 && stop !== 9 && stop !== 60 && stop !== 63 && stop !== 39 && stop !== 93 && stop !== 61 && stop !== 34) return NO_LEAD;
+  if (typed && typeThenEquals(s, at)) {
     TYPE_BEFORE_LITERAL.lastIndex = at;
     if (TYPE_BEFORE_LITERAL.test(s)) at = TYPE_BEFORE_LITERAL.lastIndex;
   }
-  // A wrapper is a call: most values open with a quote, or are a word with no `(` after it.
   if (callAhead(s, at)) {
     LITERAL_WRAPPER.lastIndex = at;
     if (LITERAL_WRAPPER.test(s)) at = LITERAL_WRAPPER.lastIndex;
@@ -81,32 +90,56 @@ function literalLead(s: string, i: number, typed: boolean): { skip: number; form
   // Only a lead that ends at a quote is one: `password: str = Field(…)` and `password: String =
   // getPassword()` are read as before.
   const q = s.charCodeAt(at);
-  return q === 34 || q === 39 ? { skip: at - i, format } : NO_LEAD;
+  return at > i && (q === 34 || q === 39) ? { skip: at - i, format } : NO_LEAD;
 }
 const NO_LEAD = { skip: 0, format: false };
 
-/** Whether `(` ends the name (word units, `.`, `:`, `[]`, spaces: `new String(`, `await bcrypt.hash(`) that opens at `i`, within 48 units. */
+/** `[A-Za-z0-9_.:]`: a name's or a path's units (`String::from`, `bcrypt.hash`, `std::string::String`). */
+const isPathUnit = (c: number): boolean => isWordUnit(c) || c === 46 || c === 58;
+
+/**
+ * Whether a call's `(` ends the name at `i` (`String::from(`, `[]byte(`, `new String(`, `await
+ * bcrypt.hash(`): TYPE_BEFORE_LITERAL's test before its regex, read to the first word's end.
+ */
 function callAhead(s: string, i: number): boolean {
+  let k = i;
+  if (s.charCodeAt(k) === 91 && s.charCodeAt(k + 1) === 93) k += 2;
   const lim = Math.min(s.length, i + 48);
-  for (let k = i; k < lim; k++) {
-    const c = s.charCodeAt(k);
-    if (c === 40) return k > i;
-    if (!isWordUnit(c) && c !== 46 && c !== 58 && c !== 91 && c !== 93 && c !== 32) return false;
-  }
-  return false;
+  const from = k;
+  while (k < lim && isPathUnit(s.charCodeAt(k))) k++;
+  if (s.charCodeAt(k) === 40) return k > i;
+  // `new String(`, `await hash(`: one keyword, spaces, then the call's name.
+  if (k - from === 3 ? !s.startsWith("new", from) : k - from !== 5 || !s.startsWith("await", from)) return false;
+  while (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9) k++;
+  const name = k;
+  while (k < lim && isPathUnit(s.charCodeAt(k))) k++;
+  return k > name && s.charCodeAt(k) === 40;
 }
 
-/** Whether a `=` comes within 64 units of `i` before a quote, bracket, `,` `;` or line break: what a type before a literal needs, tested before its regex. */
-function equalsAhead(s: string, i: number): boolean {
-  const lim = Math.min(s.length, i + 64);
-  for (let k = i; k < lim; k++) {
-    const c = s.charCodeAt(k);
-    if (c === 61) return true;
-    // Rust's `&'static str`: a lifetime's tick, no quote.
-    if (c === 39 && s.charCodeAt(k - 1) === 38) continue;
-    if (c === 10 || c === 34 || c === 39 || c === 44 || c === 59 || c === 40 || c === 123 || c === 125) return false;
+/**
+ * Whether a declared type then `=` opens at `i` (`String =`, `&str =`, `&'static str =`,
+ * `Option<String> =`, `str? =`): TYPE_BEFORE_LITERAL's test before its regex, read to the type's end.
+ */
+function typeThenEquals(s: string, i: number): boolean {
+  let k = i;
+  if (s.charCodeAt(k) === 38) {
+    k++;
+    if (s.startsWith("'static", k)) k += 7;
+    while (s.charCodeAt(k) === 32) k++;
   }
-  return false;
+  const lim = Math.min(s.length, k + 64);
+  const from = k;
+  let angle = 0;
+  for (; k < lim; k++) {
+    const c = s.charCodeAt(k);
+    if (isPathUnit(c) || c === 63 || c === 38) continue;
+    if (c === 60) angle++;
+    else if (c === 62 && angle > 0) angle--;
+    else if (!(angle > 0 && (c === 32 || c === 44 || c === 39))) break;
+  }
+  if (k === from) return false;
+  while (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9) k++;
+  return s.charCodeAt(k) === 61 && s.charCodeAt(k + 1) !== 61;
 }
 
 /** Whether a `{` follows `i` on its line. */
