@@ -102,6 +102,9 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["login helpers never closed: login('a', login('a', …", fill("login('a', ")],
     ["INSERT heads with no VALUES: insert into t (password) insert into …", fill("insert into t (password) ")],
     ["INSERT tuples never closed: insert into t (password) values ('x', (…", fill("insert into t (password) values ('x', (")],
+    ["terraform plan arrows with no key: \" -> \" -> \" …", fill('" -> "')],
+    ["a terraform plan line of long old values: ~ password = \"xxx…\" -> \"", fill(`  ~ password = "${"x".repeat(4000)}" -> "y"\n`)],
+    ["param elements never closed: <param name=\"password\"><param …", fill('<param name="password">')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {

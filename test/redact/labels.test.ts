@@ -955,6 +955,26 @@ describe("a literal behind a declared type, a wrapper, a string prefix or a defa
   }
 });
 
+describe("what tools print of a structure: terraform plan's changes, PHP's var_dump, XML elements named by an attribute", () => {
+  for (const text of [
+    '  ~ password = "Tr0ub4dor3x" -> "Zq7wintersun"\n',
+    '      ~ master_password = "Tr0ub4dor3x" -> "Zq7wintersun"\n',
+    '      ~ "password" = "Tr0ub4dor3x" -> "Zq7wintersun"\n',
+    'array(2) {\n  ["user"]=>\n  string(3) "app"\n  ["password"]=>\n  string(12) "Zq7wintersun"\n}\n',
+    '<param name="password">Zq7wintersun</param>\n',
+    '<property name="db.password">Zq7wintersun</property>\n',
+  ]) {
+    test(text.trim().split("\n").pop()!, () => {
+      const out = r.text(text);
+      expect(out).not.toMatch(/Zq7wintersun|Tr0ub4dor3x/);
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/g, "X")).toBe(text.replace(/Zq7wintersun|Tr0ub4dor3x/g, "X"));
+    });
+  }
+  for (const text of ['  ~ name = "web-1" -> "Zq7wintersun"\n', '  ~ tags = { "a" = "b" -> "c" }\n', 'array(1) {\n  ["name"]=>\n  string(12) "Zq7wintersun"\n}\n', '<param name="title">Zq7wintersun</param>\n', '<param name="password">${db.password}</param>\n']) {
+    test(`stays: ${text.trim().split("\n")[0]}`, () => staysWhole(text));
+  }
+});
+
 describe("a reference's default is a literal: ${NAME:default}, ${NAME:-default}", () => {
   for (const text of [
     "spring:\n  datasource:\n    password: ${DB_PASSWORD:CorrectHorseBattery}\n",

@@ -13,7 +13,8 @@
  *   profile key=clear`'s `Key Content            : X`.
  * - XML that names a setting in one element and holds it in the next:
  *   Hadoop's and Hive's `<name>fs.s3a.secret.key</name><value>X</value>`,
- *   Java's properties XML `<entry key="password">X</entry>`.
+ *   Java's properties XML `<entry key="password">X</entry>`, and `<param name="password">X</param>`
+ *   (`<parameter>`, `<setting>`, `<property>` the same).
  *
  * Each value is judged as the key/value rule judges one under the same name:
  * a password's name lets a word count, another secret's only a token (but in
@@ -238,11 +239,13 @@ export const MARKUP_RULES: readonly Rule[] = [
     String.raw`(?<=<name>[ \t]{0,4}([A-Za-z_][\w.:-]{0,127})[ \t]{0,4})</name>\s{0,64}<value>[ \t]{0,4}([^<\s][^<\n]{0,1023}?)[ \t]{0,4}</value>`,
     { priority: 2, group: 2, accept: (v, m) => valueUnder(m[1]!, v, true, true) },
   ),
-  // Java's properties XML: `<entry key="password">X</entry>`.
+  // Java's properties XML, `<entry key="password">X</entry>`; and an element named by its attribute,
+  // `<param name="password">X</param>` (applets, Struts, log4j), `<parameter name=…>`, `<setting name=…>`
+  // (.NET's user settings), `<property name=…>X</property>`.
   regexRule(
     "password",
-    ["<entry "],
-    String.raw`<entry[ \t]{1,4}key="([A-Za-z_][\w.:-]{0,127})"[ \t]*>([^<\s][^<\n]{0,1023}?)</entry>`,
-    { priority: 2, group: 2, accept: (v, m) => valueUnder(m[1]!, v, true, true) },
+    ["<entry ", "<param ", "<parameter ", "<setting ", "<property "],
+    String.raw`<(entry|param|parameter|setting|property)[ \t]{1,4}(?:key|name)="([A-Za-z_][\w.:-]{0,127})"[ \t]*>([^<\s][^<\n]{0,1023}?)</\1>`,
+    { priority: 2, group: 3, accept: (v, m) => valueUnder(m[2]!, v, true, true) },
   ),
 ];

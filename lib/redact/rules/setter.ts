@@ -159,6 +159,21 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,64}"){0,120}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
+  // `terraform plan`'s change to an attribute not marked sensitive, `~ password = "old" -> "new"`: the new
+  // value is the key's as much as the old one (which the key/value rule reads). Found at the arrow.
+  regexRule(
+    "password",
+    ['" -> "'],
+    String.raw`(?<=(?:^|\n)[ \t]{0,40}[~+-]?[ \t]{0,4}"?([A-Za-z_][\w-]{0,95})"?[ \t]{0,40}=[ \t]{0,4}"(?:[^"\\\n]|\\.){0,4096})"[ \t]->[ \t]"((?:[^"\\\n]|\\.){1,4096})"`,
+    { priority: 1, group: 2, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
+  ),
+  // PHP's var_dump of an array, the value on the line after its key: `["password"]=>` then `string(12) "X"`.
+  regexRule(
+    "password",
+    ['"]=>'],
+    String.raw`(?<=\["([A-Za-z_][\w.-]{0,95}))"\]=>\s{0,64}string\(\d{1,7}\)[ \t]"([^"\n]{1,4096})"`,
+    { priority: 1, group: 2, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
+  ),
   // A tool's own config setter, name then value: `aws configure set aws_secret_access_key X`, `npm config set
   // //registry/:_authToken X`, `yarn config set npmAuthToken X`, `git config --global user.password X`.
   regexRule(
