@@ -679,10 +679,15 @@ const BARE_NAME = /^[A-Za-z_][\w$]*$/;
 /** The same for an environment name's value, which may hold dashes (`signing-key-dev`). */
 const ENV_WORD = /^[A-Za-z_][\w-]*$/;
 
-const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
-// The next line may carry a reader's line number (GUTTER_SOURCE) before `value:`.
+const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key|parameter_?key)(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?["'])?$/i;
+// What separates two fields of one element: spaces, a comma, a line break (the next line may carry a
+// reader's line number, GUTTER_SOURCE), an escaped one.
+const FIELD_GAP = String.raw`(?:[ \t]{1,8}|[ \t]{0,4},?[ \t]{0,4}\r?\n(?:${GUTTER_SOURCE})?[ \t]{0,40}|[ \t]{0,4},?[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40}|[ \t]{0,4},[ \t]{0,8})`;
+// Up to three fields of a scalar between the name and its value (Azure's `"slotSetting": false`, SSM's
+// `"Type": "SecureString"`), each closed by its gap.
+const OTHER_FIELD = String.raw`(?:\\?["'])?[A-Za-z_][\w-]{0,31}(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?"[^"\\\n]{0,64}\\?"|'[^'\n]{0,64}'|true|false|null|-?\d[\d.]{0,15})`;
 const VALUE_AFTER = new RegExp(
-  String.raw`(?:\\?["'])?(?:[ \t]{1,8}|[ \t]{0,4},[ \t]{0,8}|[ \t]{0,4}\r?\n(?:${GUTTER_SOURCE})?[ \t]{0,40}|[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40})(?:\\?["'])?value(?:\\?["'])?[ \t]{0,4}[:=]`,
+  String.raw`(?:\\?["'])?${FIELD_GAP}(?:${OTHER_FIELD}${FIELD_GAP}){0,3}?(?:\\?["'])?(?:parameter_?)?value(?:\\?["'])?[ \t]{0,4}[:=]`,
   "iy",
 );
 
@@ -696,8 +701,11 @@ function labelledValue(s: string, a: number, b: number, max: number): { start: n
   const m = VALUE_AFTER.exec(s);
   if (!m) return undefined;
   const sep = VALUE_AFTER.lastIndex - 1;
-  // Parse as if `value` were the key and the separator followed it directly.
-  return valueAfter(s, sep, sep, max);
+  // Parse as if `value` were the key and the separator followed it directly; a quote right before the
+  // separator closes `"value"` (read from it, `"value":"X"` is no prompt string `'Password:'`).
+  const q = s.charCodeAt(sep - 1);
+  const at = q === 34 || q === 39 ? sep - 1 : sep;
+  return valueAfter(s, at, at, max);
 }
 
 /**

@@ -330,6 +330,7 @@ const KEY_HEAD_NEG = new Set([
   "composite", "natural", "surrogate", "query", "search", "storage", "registry", "foreign", "ref", "state",
   "cursor", "page", "event", "metric", "label", "column", "field", "attr", "attribute", "property", "prop",
   "config", "setting", "settings", "env", "template", "item", "entry", "node", "list", "redis", "kv", "db",
+  "parameter",
 ]);
 
 /**

@@ -40,6 +40,7 @@ describe("handed on standard input", () => {
     `docker login -u me --password-stdin registry <<< '${S}'\n`,
     `sudo -S whoami <<< ${S}\n`,
     `ansible-playbook site.yml --vault-password-file <(echo ${S})\n`,
+    `gcloud secrets create db-password --data-file=<(echo -n "${S}")\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }

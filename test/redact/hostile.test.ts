@@ -105,6 +105,10 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["terraform plan arrows with no key: \" -> \" -> \" …", fill('" -> "')],
     ["a terraform plan line of long old values: ~ password = \"xxx…\" -> \"", fill(`  ~ password = "${"x".repeat(4000)}" -> "y"\n`)],
     ["param elements never closed: <param name=\"password\"><param …", fill('<param name="password">')],
+    ["login slashes with no value: Login: a / Login: a / …", fill("Login: a / ")],
+    ["code spans joined by and after a login: log in with `a` and `a` and `…", `log in with ${fill("`a` and ")}`],
+    ["name fields whose value never comes: {\"name\": \"DB_PASSWORD\", \"a\": 1, \"a\": 1, …", fill('{"name": "DB_PASSWORD", "a": 1, "b": true, "c": "x", ')],
+    ["SecureString types with no value: \"SecureString\", \"SecureString\", …", fill('"Type": "SecureString", ')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {

@@ -975,6 +975,31 @@ describe("what tools print of a structure: terraform plan's changes, PHP's var_d
   }
 });
 
+describe("a name field labels the value field of its element, read as printed text", () => {
+  for (const text of [
+    '{"key":"DB_PASSWORD","value":"Zq7wintersun","type":"encrypted","target":["production"]}\n',
+    '[{"name": "DB_PASSWORD", "slotSetting": false, "value": "Zq7wintersun"}]\n',
+    '    {\n      "Name": "DB_PASSWORD",\n      "Value": "Zq7wintersun"\n    }\n',
+    '{"ParameterKey": "DBPassword", "ParameterValue": "Zq7wintersun"}\n',
+    "aws cloudformation deploy --parameter-overrides ParameterKey=DBPassword,ParameterValue=Zq7wintersun\n",
+    // A SecureString parameter's value, whatever its name (`aws ssm get-parameter`).
+    '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "Zq7wintersun", "Version": 3}}\n',
+  ]) {
+    test(text.trim().split("\n")[0]!, () => {
+      const out = r.text(text);
+      expect(out).not.toContain("Zq7wintersun");
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "Zq7wintersun")).toBe(text);
+    });
+  }
+  for (const text of [
+    '{"name": "DB_HOST", "slotSetting": false, "value": "db.example.com"}\n',
+    '{"Parameter": {"Name": "/prod/db/host", "Type": "String", "Value": "Zq7wintersun"}}\n',
+    '{"name": "DB_PASSWORD", "a": 1, "b": 2, "c": 3, "d": 4, "value": "Zq7wintersun"}\n',
+  ]) {
+    test(`stays: ${text.trim()}`, () => staysWhole(text));
+  }
+});
+
 describe("a reference's default is a literal: ${NAME:default}, ${NAME:-default}", () => {
   for (const text of [
     "spring:\n  datasource:\n    password: ${DB_PASSWORD:CorrectHorseBattery}\n",

@@ -87,6 +87,25 @@ describe("a password in an agent's own words", () => {
   }
 });
 
+describe("a login's user and password as an agent lists them", () => {
+  for (const [input, secret] of [
+    ["Login: admin / Zq7wintersun\n", "Zq7wintersun"],
+    ["Default credentials: admin / Tr0ub4dor&3\n", "Tr0ub4dor&3"],
+    ["You can log in at http://localhost:3000 with `admin` and `Zq7wintersun`.\n", "Zq7wintersun"],
+    ["Set the `POSTGRES_PASSWORD` environment variable to `Zq7wintersun`.\n", "Zq7wintersun"],
+  ] as const) {
+    test(input.trim(), () => onlySecretGoes(input, secret));
+  }
+  for (const input of [
+    "Login: admin / password\n",
+    "log in with `Google` and `GitHub`\n",
+    "Sign in with `admin` and `password`\n",
+    "Set the `PASSWORD_MIN_LENGTH` environment variable to `12`.\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});
+
 describe("after `with` or `using`, the noun hands over a made-up word right after it", () => {
   for (const input of [
     "Login succeeded for admin with password Zq7wintersun\n",

@@ -31,6 +31,8 @@ const NOUN = String.raw`(?:password|passphrase|passwd)\w{0,40}\x60?`;
  * : …"), before a word that hands it over only.
  */
 const OWNER = String.raw`(?:[ \t]{1,4}(?:for|of)(?:[ \t]{1,4}[^\s]{1,40}?){1,4})?`;
+/** What a name in code stands for, between it and the word that hands its value over ("set `DB_PASSWORD` environment variable to …"). */
+const NOUN_TAIL = String.raw`(?:[ \t]{1,4}(?:environment|env|variable|var|secret|setting|field|value)){0,2}`;
 /** What hands the value over. */
 const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1,4}been)(?:[ \t]{1,4}now)?(?:[ \t]{1,4}(?:set|changed|reset|updated|rotated)[ \t]{1,4}to)?|(?:(?:is|was|has[ \t]{1,4}been|been|got|gets|now)[ \t]{1,4})?(?:set|changed|reset|updated|rotated)[ \t]{1,4}to|to|(?:(?:changed|reset|updated|rotated)[ \t]{1,4})?from[ \t]{1,4}\S{1,258}[ \t]{1,4}to)(?:[ \t]{0,2}:)?[ \t]{1,4}|[ \t]{1,4}\([ \t]{0,4})`;
 
@@ -141,10 +143,13 @@ function isWord(u: Uint16Array, at: number, word: string): boolean {
   return true;
 }
 
+/** Anything but a letter: what a password has and a provider's or a product's name lacks. */
+const NOT_LETTER = /[^A-Za-z]/;
+
 /** See the module comment. */
 export const PROSE_RULES: readonly Rule[] = [
   // Right after the noun, only a value set apart; after an owner and a word that hands it over, a made-up word too.
-  regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}(?:[ \t]{1,4}(?=["'\x60])|${OWNER}${CONNECT})${VALUE}`, {
+  regexRule("password", ["password", "passphrase", "passwd"], String.raw`${NOUN}(?:[ \t]{1,4}(?=["'\x60])|${NOUN_TAIL}${OWNER}${CONNECT})${VALUE}`, {
     priority: 0.5,
     flags: "i",
     group: firstMatched(1, 2, 3, 4),
@@ -164,13 +169,23 @@ export const PROSE_RULES: readonly Rule[] = [
   // the slash (`log` and `sig` opened too many of the keyword engine's candidate positions).
   regexRule(
     "password",
-    [" / `", ' / "', " / '"],
-    String.raw`(?<=(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64}))[ \t]/[ \t](?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})')`,
+    [" / "],
+    String.raw`(?<=(?:credentials?|log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b([ \t]{0,4}:)?[^\n/]{0,40}?[ \t](?:\x60[^\x60\s/]{1,64}\x60|[^\s/\x60]{1,64}))[ \t]/[ \t](?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})'|([^\s\x60"'(),;]{6,256}?)(?=[.,;!?)]?(?:[ \t\r\n]|$)))`,
     {
       priority: 0.5,
       flags: "i",
-      group: firstMatched(1, 2, 3),
-      accept: (v) => v.trim() === v && plausibleSecret(v, true),
+      group: firstMatched(2, 3, 4, 5),
+      // Set apart, a plausible value. Bare only after a label's colon ("Login: admin / Zq7wintersun"),
+      // and a made-up word with a digit or symbol: "Log in with GitHub / GitLab" names two choices.
+      accept: (v, m) => v.trim() === v && plausibleSecret(v, true) && (m[5] === undefined || (m[1] !== undefined && wordPassword(v, "password") && NOT_LETTER.test(v))),
     },
+  ),
+  // "log in at … with `admin` and `X`": a user and a password, each in a code span.
+  regexRule(
+    "password",
+    ["` and `"],
+    String.raw`(?<=(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)\b[^\n]{0,120}?\bwith[ \t]{1,4}\x60[^\x60\s]{1,64})\x60[ \t]{1,4}and[ \t]{1,4}\x60([^\x60\n]{1,256})\x60`,
+    // A digit or symbol in it: "with `Google` and `GitHub`" names two providers.
+    { priority: 0.5, flags: "i", accept: (v) => v.trim() === v && NOT_LETTER.test(v) && plausibleSecret(v, true) },
   ),
 ];

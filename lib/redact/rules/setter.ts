@@ -159,6 +159,13 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,64}"){0,120}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
+  // AWS SSM's `get-parameter` output: a SecureString parameter's `Value`, whatever its name.
+  regexRule(
+    "generic-secret",
+    ['"securestring"'],
+    String.raw`"SecureString"[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,256}"){0,40}?"Value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
+    { priority: 2, accept: (v) => plausibleSecret(v, true) },
+  ),
   // `terraform plan`'s change to an attribute not marked sensitive, `~ password = "old" -> "new"`: the new
   // value is the key's as much as the old one (which the key/value rule reads). Found at the arrow.
   regexRule(

@@ -129,6 +129,6 @@ export const STDIN_RULES: readonly Rule[] = [
   // echo -e "X\nX" | passwd app, printf 'X\nX\n' | smbpasswd -a bob: a password and its confirmation,
   // the same word twice, piped to whatever asks for both.
   regexRule("password", ["echo ", "printf "], String.raw`${ECHO}[ \t]{1,5}(?:"([^"\n$\\]{4,256})\\n\1(?:\\n)?"|'([^'\n\\]{4,256})\\n\2(?:\\n)?')[ \t]{0,5}\|`, opts),
-  // --vault-password-file <(echo X), --password-file=<(printf X)
-  regexRule("password", ["<(echo", "<(printf"], String.raw`(?<=pass(?:word|phrase)?[\w-]{0,20}[ \t=]{1,3})<\(${ECHO}[ \t]{1,5}${WORD}[ \t]{0,3}\)`, opts),
+  // --vault-password-file <(echo X), --password-file=<(printf X), gcloud secrets create NAME --data-file=<(echo -n X)
+  regexRule("password", ["<(echo", "<(printf"], String.raw`(?<=pass(?:word|phrase)?[\w-]{0,20}[ \t=]{1,3}|\bsecrets?[ \t]{1,5}(?:versions[ \t]{1,5})?(?:create|add)\b[^\n|;&]{0,200}--data-file[ =])<\(${ECHO}[ \t]{1,5}${WORD}[ \t]{0,3}\)`, opts),
 ];
