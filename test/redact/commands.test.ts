@@ -67,6 +67,8 @@ describe("handed on standard input", () => {
     'echo "${{ secrets.REGISTRY_TOKEN }}" | docker login ghcr.io -u me --password-stdin\n',
     'echo "$PW" | sudo -S apt-get update\n',
     "echo '$TOKEN' | docker login -u me --password-stdin\n",
+    '    test: ["CMD", "mysqladmin", "ping", "-uroot", "-p$$MYSQL_ROOT_PASSWORD"]\n',
+    "mysqladmin ping -uroot -p$$MYSQL_ROOT_PASSWORD\n",
     'echo -e "yes\\nyes" | ./configure\n',
     'echo -e "line1\\nline2" | cat\n',
     'echo -e "$PW\\n$PW" | passwd app\n',
@@ -83,6 +85,8 @@ describe("handed on standard input", () => {
 describe("flags only one command gives a password's meaning", () => {
   for (const input of [
     `sshpass -p ${S} ssh root@10.0.0.5\n`,
+    // An argument list printed as text: a compose healthcheck's mysqladmin.
+    `    test: ["CMD", "mysqladmin", "ping", "-uroot", "-p${S}"]\n`,
     `sshpass -v -p '${S}' scp f host:\n`,
     `az login -u me@example.com -p ${S}\n`,
     `podman login -u me -p ${S} quay.io\n`,

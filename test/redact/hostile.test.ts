@@ -109,6 +109,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["code spans joined by and after a login: log in with `a` and `a` and `…", `log in with ${fill("`a` and ")}`],
     ["name fields whose value never comes: {\"name\": \"DB_PASSWORD\", \"a\": 1, \"a\": 1, …", fill('{"name": "DB_PASSWORD", "a": 1, "b": true, "c": "x", ')],
     ["SecureString types with no value: \"SecureString\", \"SecureString\", …", fill('"Type": "SecureString", ')],
+    ["quoted -p elements after mysql with no value: mysql \"-p \"-p …", `mysql ${fill('"-p ')}`],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {

@@ -29,8 +29,14 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // mysql -pSECRET (no space: that is mysql's syntax for an inline password), quoted as a shell needs
   // it for symbols: -p'SECRET', -p"SECRET"
-  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p${arg(String.raw`[^\s'"\\-][^\s'"\\]{2,127}`)}`, {
+  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p${arg(String.raw`[^\s'"\\$-][^\s'"\\]{2,127}`)}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
+  }],
+  // The same as one element of an argument list printed as text (a compose healthcheck's
+  // `test: ["CMD", "mysqladmin", "ping", "-uroot", "-pSECRET"]`): the element's quote before `-p`.
+  // A bare `$` first is a reference (compose's `-p$$MYSQL_ROOT_PASSWORD`, a shell's `-p$PW`).
+  ["mysql-password", ['"-p'], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200})"-p([^\s'"\\$-][^\s'"\\]{2,127})"`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
   }],
   // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)
   ["password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}${ARG}`, {
