@@ -110,6 +110,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["name fields whose value never comes: {\"name\": \"DB_PASSWORD\", \"a\": 1, \"a\": 1, …", fill('{"name": "DB_PASSWORD", "a": 1, "b": true, "c": "x", ')],
     ["SecureString types with no value: \"SecureString\", \"SecureString\", …", fill('"Type": "SecureString", ')],
     ["quoted -p elements after mysql with no value: mysql \"-p \"-p …", `mysql ${fill('"-p ')}`],
+    ["Secret ID labels with no value, every line", fill("Secret ID    = \n")],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {

@@ -975,6 +975,22 @@ describe("what tools print of a structure: terraform plan's changes, PHP's var_d
   }
 });
 
+describe("an ACL token's secret in Consul's and Nomad's listings", () => {
+  for (const text of [
+    "AccessorID:       6a1253d2-1785-282d-8f9f-5c0a1c8d2b4e\nSecretID:         3f2e1d4c-5b6a-7980-1a2b-3c4d5e6f7a8b\nDescription:      ci\n",
+    "Accessor ID  = 6a1253d2-1785-282d-8f9f-5c0a1c8d2b4e\nSecret ID    = 3f2e1d4c-5b6a-7980-1a2b-3c4d5e6f7a8b\nName         = ci\n",
+  ]) {
+    test(text.split("\n")[1]!, () => {
+      const out = r.text(text);
+      expect(out).not.toContain("3f2e1d4c-5b6a-7980-1a2b-3c4d5e6f7a8b");
+      expect(out).toContain("6a1253d2-1785-282d-8f9f-5c0a1c8d2b4e");
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "3f2e1d4c-5b6a-7980-1a2b-3c4d5e6f7a8b")).toBe(text);
+    });
+  }
+  // nsswitch.conf's aligned `passwd:` names a database, whatever lies past the key/value rule's eight spaces.
+  test("stays: passwd:         files systemd", () => staysWhole("passwd:         files systemd\ngroup:          files systemd\n"));
+});
+
 describe("a name field labels the value field of its element, read as printed text", () => {
   for (const text of [
     '{"key":"DB_PASSWORD","value":"Zq7wintersun","type":"encrypted","target":["production"]}\n',

@@ -232,6 +232,14 @@ export const MARKUP_RULES: readonly Rule[] = [
     String.raw`(?<=(?:^|\n)[ \t]{0,8})(?:Key Content|Password|Passphrase)[ \t]{1,40}:[ \t]{1,8}([^\s][^\n]{0,255}?)[ \t]*(?=\r?\n|$)`,
     { priority: 2, accept: (v) => !NOTE.test(v) && plausibleSecret(v, true) },
   ),
+  // Nomad's and Consul's `acl token create`: `Secret ID    = X`, `SecretID:         X` (a listing's label,
+  // its value aligned with the others' past the key/value rule's eight spaces).
+  regexRule(
+    "generic-secret",
+    ["secret id ", "secretid:"],
+    String.raw`(?<=(?:^|\n)[ \t]{0,8})Secret ?ID(?:[ \t]{1,40}=|:)[ \t]{1,40}([^\s]{8,256})(?=[ \t]*(?:\r?\n|$))`,
+    { priority: 2, accept: (v) => plausibleSecret(v, true) },
+  ),
   // Hadoop/Hive/Spark `*-site.xml`: `<name>fs.s3a.secret.key</name>` then `<value>X</value>`.
   regexRule(
     "password",
