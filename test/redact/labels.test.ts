@@ -989,6 +989,35 @@ describe("an ACL token's secret in Consul's and Nomad's listings", () => {
   }
   // nsswitch.conf's aligned `passwd:` names a database, whatever lies past the key/value rule's eight spaces.
   test("stays: passwd:         files systemd", () => staysWhole("passwd:         files systemd\ngroup:          files systemd\n"));
+  // Go's struct literal sets the field from another (the scanners' own code, external.ts's real files).
+  test("stays: SecretID:   target.SecretID,", () => staysWhole("\t\tSecretID:   target.SecretID,\n"));
+});
+
+describe("query output: a secret-named column's cells, a settings table's values, Vault's and redis-cli's listings", () => {
+  const W = "Zq7wintersun";
+  for (const [name, text] of [
+    ["psql", ` id |    email    |   password\n----+-------------+--------------\n  1 | a@b.c       | ${W}\n(1 row)\n`],
+    ["MySQL", `+----+-------+--------------+\n| id | email | password     |\n+----+-------+--------------+\n|  1 | a@b.c | ${W} |\n+----+-------+--------------+\n`],
+    ["psql's \\x record", `-[ RECORD 1 ]----------\nid       | 1\npassword | ${W}\nemail    | a@b.c\n`],
+    ["a settings table's name and value", `    name     |    value\n-------------+--------------\n db_password | ${W}\n db_host     | db\n`],
+    ["vault kv get", `====== Data ======\nKey         Value\n---         -----\npassword    ${W}\nusername    admin\n`],
+    ["redis-cli CONFIG GET", `127.0.0.1:6379> CONFIG GET requirepass\n1) "requirepass"\n2) "${W}"\n`],
+  ] as const) {
+    test(name, () => {
+      const out = r.text(text);
+      expect(out).not.toContain(W);
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, W)).toBe(text);
+    });
+  }
+  for (const text of [
+    " id | name  | password_hash\n----+-------+--------------------------------------------------------------\n  1 | admin | $2b$12$vOOMCJsx23nb1rG51jCP8mnHsZRDbOoHxcK3RwR1Ksn45oRvZWG6t\n(1 row)\n",
+    " id | email | password\n----+-------+----------\n  1 | a@b.c | pbkdf2_sha256$600000$abc$def=\n(1 row)\n",
+    " id | token_count\n----+-------------\n  1 | 12345\n",
+    "Key                 Value\n---                 -----\nrefresh_interval    768h\nusername            admin\n",
+    '127.0.0.1:6379> CONFIG GET maxmemory\n1) "maxmemory"\n2) "0"\n',
+  ]) {
+    test(`stays: ${text.split("\n")[0]}`, () => staysWhole(text));
+  }
 });
 
 describe("a name field labels the value field of its element, read as printed text", () => {

@@ -9,6 +9,8 @@
  *   holds one in every row (`| Service | User | Password |`). A Markdown row is
  *   found by the line break before its `|`; a box row (`│`, which no ASCII
  *   keyword can open) by a secret word in a text that holds a box bar at all.
+ * - Query output: MySQL's `+----+` tables, psql's (bars inside only) and its `\x` records, Vault's
+ *   `Key   Value` listings, redis-cli's `1) "requirepass"` / `2) "X"` replies.
  * - Labels padded to a column, as Windows prints them: `netsh wlan show
  *   profile key=clear`'s `Key Content            : X`.
  * - XML that names a setting in one element and holds it in the next:
@@ -22,7 +24,7 @@
  * under any secret's name).
  */
 import { isAName } from "../context.ts";
-import { classifyKey, headerNameUnder, isEnvName, lastLetters, madeUp, plausibleSecret } from "../keys.ts";
+import { classifyKey, DERIVED_COLUMN, headerNameUnder, isEnvName, lastLetters, madeUp, PASSWORD_HASH, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
@@ -52,8 +54,11 @@ const BOX_BARS = ["\u2502", "\u2503", "\u2551"];
 const BOX_BAR_UNITS = new Set(BOX_BARS.map((b) => b.charCodeAt(0)));
 /** A table's cell separator: Markdown's pipe or a box bar. */
 const isBar = (c: number): boolean => c === 124 || (c > 127 && BOX_BAR_UNITS.has(c));
-/** A Markdown table's delimiter row (`|---|:--:|`) or a box table's rule (`├────┼────┤`). */
-const DELIMITER_ROW = /^[ \t]*(?:\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?|[├╞╟┝┠┣╠][─━═┼┿╂╋╪╫╬┬┴ ]{2,}[┤╡╢┥┨┫╣])[ \t]*\r?$/;
+/**
+ * A Markdown table's delimiter row (`|---|:--:|`), an ASCII table's rule (MySQL's `+----+-------+`,
+ * psql's `----+-------`) or a box table's (`├────┼────┤`).
+ */
+const DELIMITER_ROW = /^[ \t]*(?:[|+]?[ \t]*:?-{3,}:?[ \t]*(?:[|+][ \t]*:?-{3,}:?[ \t]*)*[|+]?|[├╞╟┝┠┣╠][─━═┼┿╂╋╪╫╬┬┴ ]{2,}[┤╡╢┥┨┫╣])[ \t]*\r?$/;
 const ROW_MAX = 2048;
 /** The longest name or header cell read (classifyKey's longest key, and its padding). */
 const CELL_MAX = 128;
@@ -202,6 +207,146 @@ function scanBoxRow(ctx: ScanCtx, pos: number): void {
   rowAt(ctx, pos);
 }
 
+/** A query result's cell under column or name `name`: a secret's value, but not a stored hash or what a password made (`password_hash`). */
+const cellUnder = (name: string, v: string): boolean => !DERIVED_COLUMN.test(name) && !PASSWORD_HASH.test(v) && valueUnder(name, v, true);
+
+/** A line's cells split at its bars, whether or not bars open and close it (psql's ` id | email `); undefined for fewer than two. */
+function splitCells(s: string, from: number, to: number): [number, number][] | undefined {
+  const cells: [number, number][] = [];
+  let a = from;
+  for (let j = from; j <= to; j++) {
+    if (j < to && (s.charCodeAt(j) !== 124 || s.charCodeAt(j - 1) === 92)) continue;
+    let x = a;
+    let y = j;
+    while (x < y && (s.charCodeAt(x) === 32 || s.charCodeAt(x) === 9)) x++;
+    while (y > x && (s.charCodeAt(y - 1) === 32 || s.charCodeAt(y - 1) === 9)) y--;
+    cells.push([x, y]);
+    a = j + 1;
+  }
+  // Outer bars (`| a | b |`) leave an empty cell at either end.
+  if (cells.length > 0 && cells[0]![0] === cells[0]![1]) cells.shift();
+  if (cells.length > 0 && cells[cells.length - 1]![0] === cells[cells.length - 1]![1]) cells.pop();
+  return cells.length >= 2 ? cells : undefined;
+}
+
+/**
+ * psql's aligned output (` id | email | password`, then `----+-------+----------`, then the rows,
+ * bars inside only): at a hit in the rule line, the line above is the header; each column it
+ * names a secret in holds one in every row below, to the first line with another count of cells
+ * (`(1 row)`, a blank line). Each table is read once (memo).
+ */
+function scanPsqlTable(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  if (pos < (ctx.memo.psqlTo ?? 0)) return;
+  const rule = lineAt(s, pos);
+  if (!rule) {
+    // A line longer than a row: every later hit in it is skipped (rowAt's reason).
+    const nl = s.indexOf("\n", pos);
+    ctx.memo.psqlTo = nl < 0 ? s.length : nl;
+    return;
+  }
+  ctx.memo.psqlTo = rule[1];
+  if (rule[0] < 2 || !DELIMITER_ROW.test(s.slice(rule[0], rule[1]))) return;
+  const header = lineAt(s, rule[0] - 1);
+  if (!header) return;
+  const cols = splitCells(s, header[0], header[1]);
+  if (!cols) return;
+  const named: [number, string, string][] = [];
+  // A settings table (`SELECT name, value FROM settings`): each row's name labels its value.
+  let nameCol = -1;
+  let valueCol = -1;
+  for (let c = 0; c < cols.length; c++) {
+    const [a, b] = cols[c]!;
+    const header = s.slice(a, b);
+    if (NAME_HEADER.test(header)) nameCol = c;
+    else if (VALUE_HEADER.test(header)) valueCol = c;
+    const cls = b - a <= 96 ? classifyKey(header) : null;
+    if (cls !== null) named.push([c, header, cls.kind]);
+  }
+  const pairs = nameCol >= 0 && valueCol >= 0;
+  if (named.length === 0 && !pairs) return;
+  for (let r = rule[1] + 1; r < s.length; ) {
+    const row = lineAt(s, r);
+    if (!row) break;
+    const rc = splitCells(s, row[0], row[1]);
+    if (!rc || rc.length !== cols.length) break;
+    for (const [c, name, kind] of named) {
+      const v = rc[c]!;
+      if (v[1] > v[0] && cellUnder(name, s.slice(v[0], v[1]))) pushValue(ctx, row[0], v, kind);
+    }
+    if (pairs) {
+      const [a, b] = rc[nameCol]!;
+      const v = rc[valueCol]!;
+      const name = s.slice(a, b);
+      const cls = b - a <= 96 ? classifyKey(name) : null;
+      if (cls !== null && v[1] > v[0] && cellUnder(name, s.slice(v[0], v[1]))) pushValue(ctx, row[0], v, cls.kind);
+    }
+    ctx.memo.psqlTo = row[1];
+    r = row[1] + 1;
+  }
+}
+
+/**
+ * psql's expanded display (`\x`): `-[ RECORD 1 ]--+------` then one `name | value` line per
+ * column. A line whose name names a secret holds it, to the record's end.
+ */
+function scanPsqlRecord(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  if (pos < (ctx.memo.recordTo ?? 0)) return;
+  const head = lineAt(s, pos);
+  if (!head) {
+    const nl = s.indexOf("\n", pos);
+    ctx.memo.recordTo = nl < 0 ? s.length : nl;
+    return;
+  }
+  ctx.memo.recordTo = head[1];
+  for (let r = head[1] + 1; r < s.length; ) {
+    const row = lineAt(s, r);
+    if (!row) break;
+    const rc = splitCells(s, row[0], row[1]);
+    if (!rc || rc.length !== 2) break;
+    const [a, b] = rc[0]!;
+    const v = rc[1]!;
+    const name = s.slice(a, b);
+    const cls = b - a <= 96 ? classifyKey(name) : null;
+    if (cls !== null && v[1] > v[0] && cellUnder(name, s.slice(v[0], v[1]))) pushValue(ctx, row[0], v, cls.kind);
+    r = row[1] + 1;
+  }
+}
+
+/** A settings table's name and value columns. */
+const NAME_HEADER = /^(?:name|key|setting|variable(?:_name)?|parameter)$/i;
+const VALUE_HEADER = /^(?:value|setting_value)$/i;
+
+/** Vault's `Key   Value` listing (`vault kv get`, `vault read`): the header and its dashes, then `key   value` lines. */
+const KEY_VALUE_HEAD = /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n[ \t]*-{3}[ \t]{2,}-{5}[ \t]*\r?\n/y;
+const KEY_VALUE_LINE = /[ \t]*([A-Za-z_][\w.-]{0,95})[ \t]{2,}(\S(?:[^\n]{0,1022}\S)?)[ \t]*\r?(?:\n|$)/y;
+
+/** Each `key   value` line below a Key/Value header, to the first line of another shape: a value judged under its key. */
+function scanKeyValueListing(ctx: ScanCtx, pos: number): void {
+  const s = ctx.s;
+  // The hit is `Key` at the header's start (the keyword folds case: `key ` is also in prose).
+  const at = pos > 0 && s.charCodeAt(pos - 1) !== 10 ? pos - 1 : pos;
+  let lineStart = at;
+  while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 10 && at - lineStart < 16) lineStart--;
+  KEY_VALUE_HEAD.lastIndex = lineStart > 0 ? lineStart - 1 : 0;
+  if (!KEY_VALUE_HEAD.test(s)) return;
+  let r = KEY_VALUE_HEAD.lastIndex;
+  for (let lines = 0; lines < 4096 && r < s.length; lines++) {
+    KEY_VALUE_LINE.lastIndex = r;
+    const m = KEY_VALUE_LINE.exec(s);
+    if (!m) break;
+    const name = m[1]!;
+    const v = m[2]!;
+    const cls = classifyKey(name);
+    if (cls !== null && valueUnder(name, v, true)) {
+      const start = m.index + m[0].indexOf(v, m[1]!.length + (m[0].length - m[0].trimStart().length));
+      pushValue(ctx, m.index, [start, start + v.length], cls.kind);
+    }
+    r = KEY_VALUE_LINE.lastIndex;
+  }
+}
+
 /** What the two table rules (Markdown rows, box rows) share. */
 const TABLE_RULE = {
   kinds: ["password", "generic-secret", "api-key"],
@@ -224,6 +369,16 @@ export const MARKUP_RULES: readonly Rule[] = [
     scanHits: scanMarkdownRows,
   },
   { ...TABLE_RULE, keywords: ["pass", "pwd", "psk", "secret", "token", "key", "credential"], scan: scanBoxRow },
+  { ...TABLE_RULE, keywords: ["-+-"], scan: scanPsqlTable },
+  { ...TABLE_RULE, keywords: ["-[ record "], scan: scanPsqlRecord },
+  { ...TABLE_RULE, keywords: ["key  "], scan: scanKeyValueListing },
+  // redis-cli's numbered replies: `CONFIG GET requirepass` prints `1) "requirepass"` then `2) "X"`.
+  regexRule(
+    "password",
+    ['1) "'],
+    String.raw`1\) "([A-Za-z_][\w.-]{0,95})"\r?\n2\) "([^"\n]{1,1024})"`,
+    { priority: 2, group: 2, accept: (v, m) => valueUnder(m[1]!, v, true, true) },
+  ),
   // Windows' padded labels: `netsh wlan show profile name=X key=clear` prints `Key Content            : X`;
   // other tools print `Password : X` with the one space.
   regexRule(
@@ -233,11 +388,12 @@ export const MARKUP_RULES: readonly Rule[] = [
     { priority: 2, accept: (v) => !NOTE.test(v) && plausibleSecret(v, true) },
   ),
   // Nomad's and Consul's `acl token create`: `Secret ID    = X`, `SecretID:         X` (a listing's label,
-  // its value aligned with the others' past the key/value rule's eight spaces).
+  // its value aligned with the others' past the key/value rule's eight spaces). A token's characters only:
+  // Go's `SecretID:   target.SecretID,` is a field set from another.
   regexRule(
     "generic-secret",
     ["secret id ", "secretid:"],
-    String.raw`(?<=(?:^|\n)[ \t]{0,8})Secret ?ID(?:[ \t]{1,40}=|:)[ \t]{1,40}([^\s]{8,256})(?=[ \t]*(?:\r?\n|$))`,
+    String.raw`(?<=(?:^|\n)[ \t]{0,8})Secret ?ID(?:[ \t]{1,40}=|:)[ \t]{1,40}([A-Za-z0-9+/=_-]{8,256})(?=[ \t]*(?:\r?\n|$))`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
   // Hadoop/Hive/Spark `*-site.xml`: `<name>fs.s3a.secret.key</name>` then `<value>X</value>`.

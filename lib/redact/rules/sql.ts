@@ -10,7 +10,7 @@
  * quoted word after `PASSWORD` reads as prose elsewhere, so each needs its
  * statement around it.
  */
-import { classifyKey, lastLetters, plausibleSecret } from "../keys.ts";
+import { classifyKey, DERIVED_COLUMN, lastLetters, PASSWORD_HASH, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import { ENCLOSED } from "../printed.ts";
 import type { Rule, ScanCtx } from "../types.ts";
@@ -27,14 +27,6 @@ const INSERT_HEAD = /insert[ \t]+into[ \t]+[\w."`\[\]]{1,128}[ \t]*\(([^()\n;]{1
 /** How far one INSERT's tuples are read, and how long one tuple may be. */
 const INSERT_READ_MAX = 1 << 20;
 const TUPLE_MAX = 4096;
-/** A column that holds what was made from a password, not the password (`password_hash`, `encrypted_password`, `salt`). */
-const DERIVED_COLUMN = /hash|digest|crypt|salt/i;
-/**
- * A stored password hash: modular crypt (`$2b$12$…`, `$argon2id$…`, `$6$…`), Django's
- * `pbkdf2_sha256$…`, LDAP's `{SSHA}…`, PostgreSQL's `md5…` and `SCRAM-SHA-256$…`. What a users table
- * holds under `password`, and no secret to mask.
- */
-const PASSWORD_HASH = /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|scrypt|pbkdf2[\w-]*|sha\d+)\$|(?:pbkdf2_sha\d+|bcrypt(?:_sha256)?|argon2|scrypt|sha1|md5)\$|\{[A-Z0-9-]{2,16}\}|md5[0-9a-f]{32}$|SCRAM-SHA-256\$)/;
 /** `"col"`, `` `col` ``, `[col]`: a column's quotes. */
 const COLUMN_QUOTES = /^["`[]|["`\]]$/g;
 
