@@ -683,9 +683,9 @@ const LABEL_BEFORE = /(?:^|[\s{,<(])(?:\\?["'])?(?:name|key|parameter_?key)(?:\\
 // What separates two fields of one element: spaces, a comma, a line break (the next line may carry a
 // reader's line number, GUTTER_SOURCE), an escaped one.
 const FIELD_GAP = String.raw`(?:[ \t]{1,8}|[ \t]{0,4},?[ \t]{0,4}\r?\n(?:${GUTTER_SOURCE})?[ \t]{0,40}|[ \t]{0,4},?[ \t]{0,4}(?:\\[nrt]){1,2}[ \t]{0,40}|[ \t]{0,4},[ \t]{0,8})`;
-// Up to three fields of a scalar between the name and its value (Azure's `"slotSetting": false`, SSM's
-// `"Type": "SecureString"`), each closed by its gap.
-const OTHER_FIELD = String.raw`(?:\\?["'])?[A-Za-z_][\w-]{0,31}(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?"[^"\\\n]{0,64}\\?"|'[^'\n]{0,64}'|true|false|null|-?\d[\d.]{0,15})`;
+// Up to three fields of a scalar (or an empty `{}`/`[]`) between the name and its value (Azure's
+// `"slotSetting": false`, `"tags": {}`; SSM's `"Type": "SecureString"`), each closed by its gap.
+const OTHER_FIELD = String.raw`(?:\\?["'])?[A-Za-z_][\w-]{0,31}(?:\\?["'])?[ \t]{0,4}[:=][ \t]{0,4}(?:\\?"[^"\\\n]{0,64}\\?"|'[^'\n]{0,64}'|true|false|null|-?\d[\d.]{0,15}|\{\}|\[\])`;
 const VALUE_AFTER = new RegExp(
   String.raw`(?:\\?["'])?${FIELD_GAP}(?:${OTHER_FIELD}${FIELD_GAP}){0,3}?(?:\\?["'])?(?:parameter_?)?value(?:\\?["'])?[ \t]{0,4}[:=]`,
   "iy",

@@ -1029,6 +1029,9 @@ describe("a name field labels the value field of its element, read as printed te
     "aws cloudformation deploy --parameter-overrides ParameterKey=DBPassword,ParameterValue=Zq7wintersun\n",
     // A SecureString parameter's value, whatever its name (`aws ssm get-parameter`).
     '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "Zq7wintersun", "Version": 3}}\n',
+    // A Key Vault secret's value, whatever its name (`az keyvault secret show`), and an empty object between.
+    '{\n  "id": "https://kv.vault.azure.net/secrets/db-conn/0a1b2c3d",\n  "name": "db-conn",\n  "tags": {},\n  "value": "Zq7wintersun"\n}\n',
+    '{"name": "DB_PASSWORD", "tags": {}, "value": "Zq7wintersun"}\n',
   ]) {
     test(text.trim().split("\n")[0]!, () => {
       const out = r.text(text);

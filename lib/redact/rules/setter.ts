@@ -166,6 +166,13 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`"SecureString"[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,256}"){0,40}?"Value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
+  // `az keyvault secret show`: a Key Vault secret's `value` (its `id` names the vault's secrets), whatever its name.
+  regexRule(
+    "generic-secret",
+    [".vault.azure.net/secrets/"],
+    String.raw`\.vault\.azure\.net/secrets/[^"\s]{1,256}"(?:[^{}"]|"(?:[^"\\\n]|\\.){0,256}"|\{\}){0,60}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
+    { priority: 2, accept: (v) => plausibleSecret(v, true) },
+  ),
   // `terraform plan`'s change to an attribute not marked sensitive, `~ password = "old" -> "new"`: the new
   // value is the key's as much as the old one (which the key/value rule reads). Found at the arrow.
   regexRule(
