@@ -84,6 +84,8 @@ const STORE_READS: ReadonlyMap<string, RegExp> = new Map([
   ["kubectl", /^get secrets?\b.*(?:jsonpath|go-template)/],
   ["doppler", /^secrets get\b.*--plain\b/],
   ["infisical", /^secrets get\b.*--plain\b/],
+  // A service's generated first password: Argo CD's, and Jenkins' file is a `cat` of a secret-named file.
+  ["argocd", /^admin initial-password\b/],
 ]);
 /**
  * Commands that make a secret and print it (`openssl rand -hex 32`, `pwgen -s 20 1`, `rails secret`,

@@ -69,6 +69,9 @@ describe("handed on standard input", () => {
     "echo '$TOKEN' | docker login -u me --password-stdin\n",
     '    test: ["CMD", "mysqladmin", "ping", "-uroot", "-p$$MYSQL_ROOT_PASSWORD"]\n',
     "mysqladmin ping -uroot -p$$MYSQL_ROOT_PASSWORD\n",
+    "vault login -method=userpass username=admin\n",
+    "vault login $VAULT_TOKEN\n",
+    "unrar x -p- archive.rar\n",
     'echo -e "yes\\nyes" | ./configure\n',
     'echo -e "line1\\nline2" | cat\n',
     'echo -e "$PW\\n$PW" | passwd app\n',
@@ -85,6 +88,9 @@ describe("handed on standard input", () => {
 describe("flags only one command gives a password's meaning", () => {
   for (const input of [
     `sshpass -p ${S} ssh root@10.0.0.5\n`,
+    `unrar x -p${S} archive.rar\n`,
+    `rclone obscure ${S}\n`,
+    `vault login ${S}\n`,
     // An argument list printed as text: a compose healthcheck's mysqladmin.
     `    test: ["CMD", "mysqladmin", "ping", "-uroot", "-p${S}"]\n`,
     `sshpass -v -p '${S}' scp f host:\n`,

@@ -41,6 +41,7 @@ describe("which commands print a secret", () => {
       "vault kv get -field=password secret/db",
       "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
       "pass show work/vpn",
+      "argocd admin initial-password -n argocd",
       "pbpaste",
       "xclip -selection clipboard -o",
       "wl-paste",

@@ -17,6 +17,8 @@ import type { Rule } from "../types.ts";
  */
 const arg = (bare = String.raw`[^\s'"\\]{1,256}`): string => String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|(${bare}))`;
 const ARG = arg();
+/** A command's last argument, quoted or bare: no flag, reference, redirection or `key=value` pair. */
+const POSITIONAL = String.raw`(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|=-][^\s'"\\=]{0,255}))(?=[ \t]*(?:$|[\r\n;|&]))`;
 
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
   // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
@@ -61,6 +63,10 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   ["password", [" -p"], String.raw`(?<=\b7z[az]?\b[^\n]{0,200}) -p([^\s'"\\-][^\s'"\\]{2,127})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["7z"], within: 204 },
+  }],
+  // unrar x -pSECRET (its own syntax: no space)
+  ["password", [" -p"], String.raw`(?<=\bunrar\b[^\n]{0,200}) -p([^\s'"\\$-][^\s'"\\]{2,127})`, {
+    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["unrar"], within: 205 },
   }],
   // ldapsearch -w SECRET (and the other OpenLDAP clients)
   ["password", [" -w "], String.raw`(?<=\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n]{0,200}) -w[ \t]{1,5}${ARG}`, {
@@ -177,6 +183,14 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   // macOS keychain: security add-generic-password … -w X (add-internet-password alike)
   ["password", [" -w "], String.raw`(?<=\bsecurity[ \t]{1,5}add-(?:generic|internet)-password\b[^\n]{0,200}) -w[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-password"], within: 230 },
+  }],
+  // rclone obscure X: the plaintext it obscures for a config
+  ["password", ["rclone obscure "], String.raw`\brclone[ \t]{1,5}obscure[ \t]{1,5}${POSITIONAL}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // vault login X: a token as its argument (`-method=…` logins take `key=value` pairs, the key/value rule's)
+  ["generic-secret", ["vault login "], String.raw`\bvault[ \t]{1,5}login[ \t]{1,5}${POSITIONAL}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // A password hashed on the command line: openssl passwd [-1|-5|-6|-salt S] X, mkpasswd [-m M] X
   ["password", ["openssl passwd", "mkpasswd "], String.raw`\b(?:openssl[ \t]{1,5}passwd|mkpasswd)((?:[ \t]{1,5}-(?:[156]|apr1|aixmd5|crypt|stdin|noverify|quiet|table|reverse|salt[ \t]{1,5}\S{1,64}|m[ \t]{1,5}[\w-]{1,32}|-method[= ][\w-]{1,32}|S[ \t]{1,5}\S{1,64}|R[ \t]{1,5}\d{1,9}))*)[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|-][^\s'"\\]{0,255}))`, {
