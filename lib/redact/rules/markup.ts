@@ -63,6 +63,13 @@ const ROW_MAX = 2048;
 /** The longest name or header cell read (classifyKey's longest key, and its padding). */
 const CELL_MAX = 128;
 
+/** `s[a..b)` without the spaces and tabs at its ends. */
+function trimmed(s: string, a: number, b: number): [number, number] {
+  while (a < b && (s.charCodeAt(a) === 32 || s.charCodeAt(a) === 9)) a++;
+  while (b > a && (s.charCodeAt(b - 1) === 32 || s.charCodeAt(b - 1) === 9)) b--;
+  return [a, b];
+}
+
 /** A table row's cells as [start, end) spans, trimmed, between its bars; undefined for a line that is no row. */
 function cellsOf(s: string, from: number, to: number): [number, number][] | undefined {
   let i = from;
@@ -72,11 +79,7 @@ function cellsOf(s: string, from: number, to: number): [number, number][] | unde
   let a = i + 1;
   for (let j = i + 1; j < to; j++) {
     if (!isBar(s.charCodeAt(j)) || s.charCodeAt(j - 1) === 92) continue;
-    let x = a;
-    let y = j;
-    while (x < y && (s.charCodeAt(x) === 32 || s.charCodeAt(x) === 9)) x++;
-    while (y > x && (s.charCodeAt(y - 1) === 32 || s.charCodeAt(y - 1) === 9)) y--;
-    cells.push([x, y]);
+    cells.push(trimmed(s, a, j));
     a = j + 1;
   }
   return cells.length >= 2 ? cells : undefined;
@@ -162,14 +165,24 @@ function readRow(ctx: ScanCtx, line: [number, number]): void {
   }
 }
 
+/**
+ * The line around `at` for a reader that remembers how far it read under memo key `to`; for a line
+ * longer than a row, undefined, and the memo moves to its end: every later position in it is in a
+ * line too long as well, so a long line's hits cost one walk, not one each.
+ */
+function lineOrSkip(ctx: ScanCtx, at: number, to: string): [number, number] | undefined {
+  const line = lineAt(ctx.s, at);
+  if (line) return line;
+  const nl = ctx.s.indexOf("\n", at);
+  ctx.memo[to] = nl < 0 ? ctx.s.length : nl;
+  return undefined;
+}
+
 /** The row at `at` (a line's start or a position in it), unless read already; a line longer than a row is skipped whole. */
 function rowAt(ctx: ScanCtx, at: number): void {
   if (at < (ctx.memo.tableTo ?? 0)) return;
-  const line = lineAt(ctx.s, at);
-  if (line) return readRow(ctx, line);
-  // Every later position in it is in a line too long as well (the memo moves on, so walks stay linear).
-  const nl = ctx.s.indexOf("\n", at);
-  ctx.memo.tableTo = nl < 0 ? ctx.s.length : nl;
+  const line = lineOrSkip(ctx, at, "tableTo");
+  if (line) readRow(ctx, line);
 }
 
 /**
@@ -210,17 +223,20 @@ function scanBoxRow(ctx: ScanCtx, pos: number): void {
 /** A query result's cell under column or name `name`: a secret's value, but not a stored hash or what a password made (`password_hash`). */
 const cellUnder = (name: string, v: string): boolean => !DERIVED_COLUMN.test(name) && !PASSWORD_HASH.test(v) && valueUnder(name, v, true);
 
+/** A row's name cell and value cell (a settings table's, a `\x` record's line): the value when the name names a secret. */
+function pairCells(ctx: ScanCtx, from: number, [a, b]: [number, number], v: [number, number]): void {
+  const name = ctx.s.slice(a, b);
+  const cls = b - a <= 96 ? classifyKey(name) : null;
+  if (cls !== null && v[1] > v[0] && cellUnder(name, ctx.s.slice(v[0], v[1]))) pushValue(ctx, from, v, cls.kind);
+}
+
 /** A line's cells split at its bars, whether or not bars open and close it (psql's ` id | email `); undefined for fewer than two. */
 function splitCells(s: string, from: number, to: number): [number, number][] | undefined {
   const cells: [number, number][] = [];
   let a = from;
   for (let j = from; j <= to; j++) {
     if (j < to && (s.charCodeAt(j) !== 124 || s.charCodeAt(j - 1) === 92)) continue;
-    let x = a;
-    let y = j;
-    while (x < y && (s.charCodeAt(x) === 32 || s.charCodeAt(x) === 9)) x++;
-    while (y > x && (s.charCodeAt(y - 1) === 32 || s.charCodeAt(y - 1) === 9)) y--;
-    cells.push([x, y]);
+    cells.push(trimmed(s, a, j));
     a = j + 1;
   }
   // Outer bars (`| a | b |`) leave an empty cell at either end.
@@ -238,13 +254,8 @@ function splitCells(s: string, from: number, to: number): [number, number][] | u
 function scanPsqlTable(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
   if (pos < (ctx.memo.psqlTo ?? 0)) return;
-  const rule = lineAt(s, pos);
-  if (!rule) {
-    // A line longer than a row: every later hit in it is skipped (rowAt's reason).
-    const nl = s.indexOf("\n", pos);
-    ctx.memo.psqlTo = nl < 0 ? s.length : nl;
-    return;
-  }
+  const rule = lineOrSkip(ctx, pos, "psqlTo");
+  if (!rule) return;
   ctx.memo.psqlTo = rule[1];
   if (rule[0] < 2 || !DELIMITER_ROW.test(s.slice(rule[0], rule[1]))) return;
   const header = lineAt(s, rule[0] - 1);
@@ -274,13 +285,7 @@ function scanPsqlTable(ctx: ScanCtx, pos: number): void {
       const v = rc[c]!;
       if (v[1] > v[0] && cellUnder(name, s.slice(v[0], v[1]))) pushValue(ctx, row[0], v, kind);
     }
-    if (pairs) {
-      const [a, b] = rc[nameCol]!;
-      const v = rc[valueCol]!;
-      const name = s.slice(a, b);
-      const cls = b - a <= 96 ? classifyKey(name) : null;
-      if (cls !== null && v[1] > v[0] && cellUnder(name, s.slice(v[0], v[1]))) pushValue(ctx, row[0], v, cls.kind);
-    }
+    if (pairs) pairCells(ctx, row[0], rc[nameCol]!, rc[valueCol]!);
     ctx.memo.psqlTo = row[1];
     r = row[1] + 1;
   }
@@ -293,23 +298,15 @@ function scanPsqlTable(ctx: ScanCtx, pos: number): void {
 function scanPsqlRecord(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
   if (pos < (ctx.memo.recordTo ?? 0)) return;
-  const head = lineAt(s, pos);
-  if (!head) {
-    const nl = s.indexOf("\n", pos);
-    ctx.memo.recordTo = nl < 0 ? s.length : nl;
-    return;
-  }
+  const head = lineOrSkip(ctx, pos, "recordTo");
+  if (!head) return;
   ctx.memo.recordTo = head[1];
   for (let r = head[1] + 1; r < s.length; ) {
     const row = lineAt(s, r);
     if (!row) break;
     const rc = splitCells(s, row[0], row[1]);
     if (!rc || rc.length !== 2) break;
-    const [a, b] = rc[0]!;
-    const v = rc[1]!;
-    const name = s.slice(a, b);
-    const cls = b - a <= 96 ? classifyKey(name) : null;
-    if (cls !== null && v[1] > v[0] && cellUnder(name, s.slice(v[0], v[1]))) pushValue(ctx, row[0], v, cls.kind);
+    pairCells(ctx, row[0], rc[0]!, rc[1]!);
     r = row[1] + 1;
   }
 }
