@@ -10,7 +10,7 @@
  * quoted word after `PASSWORD` reads as prose elsewhere, so each needs its
  * statement around it.
  */
-import { classifyKey, DERIVED_COLUMN, lastLetters, PASSWORD_HASH, plausibleSecret } from "../keys.ts";
+import { classifyKey, DERIVED_COLUMN, type KeyClass, lastLetters, PASSWORD_HASH, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import { ENCLOSED } from "../printed.ts";
 import type { Rule, ScanCtx } from "../types.ts";
@@ -38,15 +38,31 @@ const COLUMN_QUOTES = /^["`[]|["`\]]$/g;
  * (`password_hash`, `salt`) and a stored hash under `password` (`$2b$12$…`, `pbkdf2_sha256$…`) stay. What is read is remembered, so a
  * statement's tuples are read once whatever `insert into` its strings hold.
  */
+/**
+ * An INSERT's column list read: its names, unquoted, and each one's class when it names a secret
+ * (undefined `secret` when none does). A seed repeats one list thousands of times, so the last few
+ * are kept (classifyKey per column per statement was most of the rule's cost).
+ */
+function columnsOf(list: string): { columns: string[]; secret: (KeyClass | null)[] | undefined } {
+  const known = COLUMN_LISTS.get(list);
+  if (known) return known;
+  const columns = list.split(",").map((c) => c.trim().replace(COLUMN_QUOTES, ""));
+  const classes = columns.map((c) => (DERIVED_COLUMN.test(c) ? null : classifyKey(c)));
+  const read = { columns, secret: classes.every((c) => c === null) ? undefined : classes };
+  if (COLUMN_LISTS.size >= 64) COLUMN_LISTS.clear();
+  COLUMN_LISTS.set(list, read);
+  return read;
+}
+const COLUMN_LISTS = new Map<string, { columns: string[]; secret: (KeyClass | null)[] | undefined }>();
+
 function scanInsert(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
   if (pos < (ctx.memo.insertTo ?? -1)) return;
   INSERT_HEAD.lastIndex = pos;
   const m = INSERT_HEAD.exec(s);
   if (!m) return;
-  const columns = m[1]!.split(",").map((c) => c.trim().replace(COLUMN_QUOTES, ""));
-  const secret = columns.map((c) => (DERIVED_COLUMN.test(c) ? null : classifyKey(c)));
-  if (secret.every((c) => c === null)) return;
+  const { columns, secret } = columnsOf(m[1]!);
+  if (secret === undefined) return;
   const lim = Math.min(s.length, INSERT_HEAD.lastIndex + INSERT_READ_MAX);
   let i = INSERT_HEAD.lastIndex;
   // The furthest unit read: a hit before it is inside this statement (a string holding `insert into`,
