@@ -218,8 +218,9 @@ function printedByOne(part: string, depth = 0): Printed | undefined {
     }
     return undefined;
   }
-  if (verb === "printenv") {
-    for (const a of args) {
+  // printenv NAME, and macOS's `launchctl getenv NAME` (the launchd environment's variable).
+  if (verb === "printenv" || (verb === "launchctl" && args[0] === "getenv")) {
+    for (const a of verb === "printenv" ? args : args.slice(1)) {
       const named = printedAs(classifyKey(a));
       if (named) return named;
     }

@@ -114,6 +114,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["psql rules under a password header, every other line", fill(" a | password\n---+---\n")],
     ["one psql table of thousands of rows", ` id | password\n----+----------\n${fill("  1 | Zq7wintersun\n")}`],
     ["Key Value headers with no rows", fill("Key   Value\n---   -----\n")],
+    ["listing dashes with no header, every line: ---  -----", fill("---  -----\n")],
     ["one Vault listing of thousands of lines", `Key   Value\n---   -----\n${fill("password   Zq7wintersun\n")}`],
     ["psql record heads, every line: -[ RECORD 1 ]-", fill("-[ RECORD 1 ]-\n")],
     ["psql rule joints in one long line: -+--+--+-…", fill("-+-")],

@@ -997,6 +997,7 @@ describe("query output: a secret-named column's cells, a settings table's values
     ["psql's \\x record", `-[ RECORD 1 ]----------\nid       | 1\npassword | ${W}\nemail    | a@b.c\n`],
     ["a settings table's name and value", `    name     |    value\n-------------+--------------\n db_password | ${W}\n db_host     | db\n`],
     ["vault kv get", `====== Data ======\nKey         Value\n---         -----\npassword    ${W}\nusername    admin\n`],
+    ["PowerShell's Get-ChildItem env:", `\nName                           Value\n----                           -----\nProgramFiles(x86)              C:\\Program Files (x86)\nDB_PASSWORD                    ${W}\nTEMP                           C:\\Temp\n`],
     ["redis-cli CONFIG GET", `127.0.0.1:6379> CONFIG GET requirepass\n1) "requirepass"\n2) "${W}"\n`],
   ] as const) {
     test(name, () => onlyValueGoes(text, W));

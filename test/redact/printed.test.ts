@@ -42,6 +42,7 @@ describe("which commands print a secret", () => {
       "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
       "pass show work/vpn",
       "argocd admin initial-password -n argocd",
+      "launchctl getenv DB_PASSWORD",
       "pbpaste",
       "xclip -selection clipboard -o",
       "wl-paste",

@@ -315,18 +315,26 @@ function scanPsqlRecord(ctx: ScanCtx, pos: number): void {
 const NAME_HEADER = /^(?:name|key|setting|variable(?:_name)?|parameter)$/i;
 const VALUE_HEADER = /^(?:value|setting_value)$/i;
 
-/** Vault's `Key   Value` listing (`vault kv get`, `vault read`): the header and its dashes, then `key   value` lines. */
-const KEY_VALUE_HEAD = /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n[ \t]*-{3}[ \t]{2,}-{5}[ \t]*\r?\n/y;
-const KEY_VALUE_LINE = /[ \t]*([A-Za-z_][\w.-]{0,95})[ \t]{2,}(\S(?:[^\n]{0,1022}\S)?)[ \t]*\r?(?:\n|$)/y;
+/**
+ * Vault's `Key   Value` listing (`vault kv get`, `vault read`) and PowerShell's `Name   Value` table
+ * (`Get-ChildItem env:`): the header and its dashes, then `name   value` lines.
+ */
+const KEY_VALUE_HEAD = /(?:^|\n)[ \t]*(?:Key|Name)[ \t]{2,}Value[ \t]*\r?\n[ \t]*-{3,4}[ \t]{2,}-{5}[ \t]*\r?\n/y;
+const KEY_VALUE_LINE = /[ \t]*(\S{1,96})[ \t]{2,}(\S(?:[^\n]{0,1022}\S)?)[ \t]*\r?(?:\n|$)/y;
 
-/** Each `key   value` line below a Key/Value header, to the first line of another shape: a value judged under its key. */
+/** Each `name   value` line below a Key/Value or Name/Value header, to the first line of another shape: a value judged under its name. */
 function scanKeyValueListing(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
-  // The hit is `Key` at the header's start (the keyword folds case: `key ` is also in prose).
-  const at = pos > 0 && s.charCodeAt(pos - 1) !== 10 ? pos - 1 : pos;
-  let lineStart = at;
-  while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 10 && at - lineStart < 16) lineStart--;
-  KEY_VALUE_HEAD.lastIndex = lineStart > 0 ? lineStart - 1 : 0;
+  // Inside a listing read already (its lines are read once, whatever dashes they hold).
+  if (pos < (ctx.memo.listingTo ?? 0)) return;
+  // The hit is in the dashes under the header (`---  -----`: `name` and `key` open too many
+  // positions as keywords); the header is the line above.
+  let dashes = pos;
+  while (dashes > 0 && s.charCodeAt(dashes - 1) !== 10 && pos - dashes < 16) dashes--;
+  if (dashes < 2 || s.charCodeAt(dashes - 1) !== 10) return;
+  let header = dashes - 1;
+  while (header > 0 && s.charCodeAt(header - 1) !== 10 && dashes - header < 256) header--;
+  KEY_VALUE_HEAD.lastIndex = header > 0 ? header - 1 : 0;
   if (!KEY_VALUE_HEAD.test(s)) return;
   let r = KEY_VALUE_HEAD.lastIndex;
   for (let lines = 0; lines < 4096 && r < s.length; lines++) {
@@ -342,6 +350,7 @@ function scanKeyValueListing(ctx: ScanCtx, pos: number): void {
     }
     r = KEY_VALUE_LINE.lastIndex;
   }
+  ctx.memo.listingTo = r;
 }
 
 /** What the two table rules (Markdown rows, box rows) share. */
@@ -368,7 +377,7 @@ export const MARKUP_RULES: readonly Rule[] = [
   { ...TABLE_RULE, keywords: ["pass", "pwd", "psk", "secret", "token", "key", "credential"], scan: scanBoxRow },
   { ...TABLE_RULE, keywords: ["-+-"], scan: scanPsqlTable },
   { ...TABLE_RULE, keywords: ["-[ record "], scan: scanPsqlRecord },
-  { ...TABLE_RULE, keywords: ["key  "], scan: scanKeyValueListing },
+  { ...TABLE_RULE, keywords: ["---  "], scan: scanKeyValueListing },
   // redis-cli's numbered replies: `CONFIG GET requirepass` prints `1) "requirepass"` then `2) "X"`.
   regexRule(
     "password",
