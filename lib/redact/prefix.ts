@@ -107,7 +107,9 @@ let ruleIds = 0;
  * every hit, 100 times a build log's cost). Per rule, and per scan: another scan's text starts over.
  */
 function nearTest(near: NonNullable<RegexRuleOpts["near"]>): (ctx: ScanCtx, at: number) => boolean {
-  const { words, within } = near;
+  const { within } = near;
+  // Each word as code units, compared against the scan's own (no slice per hit).
+  const words = near.words.map((w) => Uint16Array.from(w, (c) => c.charCodeAt(0)));
   let longest = 0;
   for (const w of words) if (w.length > longest) longest = w.length;
   // The scan read so far, known by its memo (numbers only: holding it keeps no text alive).
@@ -125,10 +127,18 @@ function nearTest(near: NonNullable<RegexRuleOpts["near"]>): (ctx: ScanCtx, at: 
       // A word may straddle where the last read stopped: read from a word's length before it.
       let start = to - longest + 1;
       if (start < from) start = from;
-      const region = ctx.s.slice(start, at);
+      const u = ctx.units;
       for (const w of words) {
-        const i = region.lastIndexOf(w);
-        if (i >= 0 && start + i > seen) seen = start + i;
+        // The latest start of `w` in u[start..at), read backwards to the first found.
+        for (let i = at - w.length; i >= start && i > seen; i--) {
+          if (u[i] !== w[0]) continue;
+          let k = 1;
+          while (k < w.length && u[i + k] === w[k]) k++;
+          if (k === w.length) {
+            seen = i;
+            break;
+          }
+        }
       }
       to = at;
     }
