@@ -645,6 +645,9 @@ describe("a name and its value as two arguments: the name says the value is a se
     `Set-Variable -Name DbPassword -Value "${W}"\n`,
     `New-Variable -Name ApiToken -Value '${W}'\n`,
     `Set-Variable DbPassword ${W}\n`,
+    `<VirtualHost *:80>\n    SetEnv DB_PASSWORD ${W}\n</VirtualHost>\n`,
+    // Postfix's sasl_passwd: the relay, its port, then user:password.
+    `[smtp.gmail.com]:587 me@gmail.com:${W}\n`,
   ]) {
     test(input.trim().split("\n").join(" | "), () => onlySecretGoes(input, W));
   }
@@ -657,6 +660,10 @@ describe("a name and its value as two arguments: the name says the value is a se
     "wp config set WP_DEBUG true --raw\n",
     "Set-Variable -Name Count -Value 5\n",
     "Set-Variable -Name DbPassword -Value $pw\n",
+    "SetEnv APP_ENV production\n",
+    "SetEnv DB_PASSWORD ${DB_PASSWORD}\n",
+    "UnsetEnv DB_PASSWORD\n",
+    "[smtp.gmail.com]:587 me@gmail.com:password\n",
     `the env DB_PASSWORD ${W}\n`,
     "#!/usr/bin/env node\n",
   ]) {

@@ -123,6 +123,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["Key Vault ids with no value: .vault.azure.net/secrets/x\" .vault…", fill('"https://kv.vault.azure.net/secrets/x", ')],
     ["vault logins with no token: vault login vault login …", fill("vault login ")],
     ["unrar -p flags with no value", `unrar ${fill(" -p")}`],
+    ["sasl_passwd relays with no credential: [h]:587 [h]:587 …", fill("[h]:587 ")],
+    ["SetEnv lines with no value", fill("SetEnv DB_PASSWORD \n")],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {

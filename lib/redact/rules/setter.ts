@@ -159,6 +159,13 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,64}"){0,120}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
+  // Postfix's `sasl_passwd`: `[smtp.example.com]:587 user@example.com:X` (the relay in brackets, its port, then user:password).
+  regexRule(
+    "password",
+    ["]:587 ", "]:465 ", "]:25 ", "]:2525 "],
+    String.raw`(?<=(?:^|\n)[ \t]{0,8}\[[A-Za-z0-9.-]{1,253})\]:\d{1,5}[ \t]{1,8}[^\s:]{1,128}:(\S{1,256})(?=[ \t]*(?:\r?\n|$))`,
+    { priority: 2, accept: (v) => plausibleSecret(v, true) },
+  ),
   // AWS SSM's `get-parameter` output: a SecureString parameter's `Value`, whatever its name.
   regexRule(
     "generic-secret",
@@ -205,7 +212,8 @@ export const SETTER_RULES: readonly Rule[] = [
   // `doppler secrets set NAME value`, `dotnet user-secrets set "Db:Password" value`, WP-CLI's `wp config set
   // DB_PASSWORD value`, PowerShell's `Set-Variable -Name DbPassword -Value x` and `gh variable set
   // NAME --body value` (a variable, not a secret, by GitHub's design: only its name can say so).
-  regexRule("password", ["env "], String.raw`(?<=(?:^|\n)[ \t]{0,8})ENV[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}(?:${literal(4096)}|([^\s'"\\$][^\n\\$]{0,4095}?))[ \t]*(?=\r?\n|$)`, {
+  // Apache's `SetEnv NAME value` reads the same way.
+  regexRule("password", ["env "], String.raw`(?:(?<=(?:^|\n)[ \t]{0,8})ENV|(?<=(?:^|\n)[ \t]{0,8}Set)Env)[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}(?:${literal(4096)}|([^\s'"\\$][^\n\\$]{0,4095}?))[ \t]*(?=\r?\n|$)`, {
     priority: 1,
     group: pairValue,
     accept: (v, m) => plausibleUnder(m[1]!, v, true),
