@@ -197,7 +197,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
   if (i >= n) return undefined;
   // A declaration's type between the name and its literal (`password: String = "x"`, Rust's `PASSWORD:
   // &str = "x"`), a wrapper a literal is handed to (`String::from("x")`, `SecretStr("x")`, `[]byte("x")`),
-  // or a Python string's prefix (`b"x"`, `r'x'`): the literal is the value.
+  // or a Python string's prefix (`b"x"`, `f"x"`): the literal is the value.
   if (c === ":" || c === "=") {
     const at = i;
     const kind = literalLead(s, i, c === ":");
@@ -660,11 +660,11 @@ const WALK_LINES_MAX = 32;
 const WALK_LINE_MAX = 256;
 /** A line with something on it (its indentation in group 1) that is not a comment. */
 const YAML_LINE = /^([ \t]*)(- )?[^\s#]/;
-/** A shell prompt and its command: `$ cmd`, `user@host:~/app$ cmd`. */
 /** A unified diff's hunk header, `@@ -3,6 +3,7 @@ section` (`@@@` in a merge's combined diff). */
 const HUNK_HEADER = /^@@@? -\d/;
 /** What a hunk header says after its ranges: the section it is in. */
 const HUNK_HEADING = /^@@@? [-+\d, ]+ @@@? ?(.*?)\r?$/;
+/** A shell prompt and its command: `$ cmd`, `user@host:~/app$ cmd`. */
 const PROMPT_LINE = /^(?:\$|[\w.-]{1,64}@[\w.-]{1,64}(?::[^\s$#]{0,200})?[$#%])[ \t]/;
 /** A mapping key with nothing after it: what a block of `key: value` lines hangs under. */
 const YAML_PARENT = /^[ \t]*(?:- )?(?:[\w.$-]+|"[^"]*"|'[^']*'):[ \t]*(?:#.*)?\r?$/;

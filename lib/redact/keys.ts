@@ -805,7 +805,6 @@ function maskLike(v: string, m: number): boolean {
 }
 const MASK_CHARS = new UnitSet("xX*0#.-\t\n\v\f\r ");
 
-
 /**
  * A column that holds what was made from a password, not the password (`password_hash`,
  * `encrypted_password`, `salt`): query output and seeds print these beside the secrets.
@@ -820,6 +819,12 @@ export const DERIVED_COLUMN = /hash|digest|crypt|salt/i;
  * A stored password hash: modular crypt (`$2b$12$…`, `$argon2id$…`, `$6$…`), Django's
  * `pbkdf2_sha256$…`, LDAP's `{SSHA}…`, PostgreSQL's `md5…` and `SCRAM-SHA-256$…`. What a users table
  * holds under `password`, and no secret to mask.
+ *
+ * @example
+ * ```ts
+ * PASSWORD_HASH.test("$2b$12$vOOMCJsx23nb1rG51jCP8mnHsZRDbOoHxcK3RwR1Ksn45oRvZWG6t"); // true
+ * PASSWORD_HASH.test("Zq7wintersun"); // false
+ * ```
  */
 export const PASSWORD_HASH = /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|scrypt|pbkdf2[\w-]*|sha\d+)\$|(?:pbkdf2_sha\d+|bcrypt(?:_sha256)?|argon2|scrypt|sha1|md5)\$|\{[A-Z0-9-]{2,16}\}|md5[0-9a-f]{32}$|SCRAM-SHA-256\$)/;
 

@@ -17,6 +17,8 @@ import type { Rule } from "../types.ts";
  */
 const arg = (bare = String.raw`[^\s'"\\]{1,256}`): string => String.raw`(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|(${bare}))`;
 const ARG = arg();
+/** A password glued to its flag (`-pX`, mysql's and unrar's syntax): no quote, escape, `$` reference or dash first, 3 to 128 units. */
+const INLINE_PASSWORD = String.raw`[^\s'"\\$-][^\s'"\\]{2,127}`;
 /** A command's last argument, quoted or bare: no flag, reference, redirection or `key=value` pair. */
 const POSITIONAL = String.raw`(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|=-][^\s'"\\=]{0,255}))(?=[ \t]*(?:$|[\r\n;|&]))`;
 
@@ -30,15 +32,11 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
   // mysql -pSECRET (no space: that is mysql's syntax for an inline password), quoted as a shell needs
-  // it for symbols: -p'SECRET', -p"SECRET"
-  ["mysql-password", [" -p"], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}) -p${arg(String.raw`[^\s'"\\$-][^\s'"\\]{2,127}`)}`, {
-    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
-  }],
-  // The same as one element of an argument list printed as text (a compose healthcheck's
-  // `test: ["CMD", "mysqladmin", "ping", "-uroot", "-pSECRET"]`): the element's quote before `-p`.
-  // A bare `$` first is a reference (compose's `-p$$MYSQL_ROOT_PASSWORD`, a shell's `-p$PW`).
-  ["mysql-password", ['"-p'], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200})"-p([^\s'"\\$-][^\s'"\\]{2,127})"`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
+  // it for symbols: -p'SECRET', -p"SECRET"; and as one element of an argument list printed as text (a
+  // compose healthcheck's `test: ["CMD", "mysqladmin", "ping", "-uroot", "-pSECRET"]`), the element's
+  // quote before `-p`. A bare `$` first is a reference (compose's `-p$$MYSQL_ROOT_PASSWORD`, a shell's `-p$PW`).
+  ["mysql-password", [" -p", '"-p'], String.raw`(?<=(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200})(?: -p${arg(INLINE_PASSWORD)}|"-p(${INLINE_PASSWORD})")`, {
+    priority: 2, group: firstMatched(1, 2, 3, 4), accept: (v) => plausibleSecret(v, true), near: { words: ["mysql", "mariadb"], within: 200 + "mysqladmin".length },
   }],
   // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)
   ["password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}${ARG}`, {
@@ -65,7 +63,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["7z"], within: 204 },
   }],
   // unrar x -pSECRET (its own syntax: no space)
-  ["password", [" -p"], String.raw`(?<=\bunrar\b[^\n]{0,200}) -p([^\s'"\\$-][^\s'"\\]{2,127})`, {
+  ["password", [" -p"], String.raw`(?<=\bunrar\b[^\n]{0,200}) -p(${INLINE_PASSWORD})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["unrar"], within: 205 },
   }],
   // ldapsearch -w SECRET (and the other OpenLDAP clients)

@@ -268,11 +268,11 @@ function scanPsqlTable(ctx: ScanCtx, pos: number): void {
   let valueCol = -1;
   for (let c = 0; c < cols.length; c++) {
     const [a, b] = cols[c]!;
-    const header = s.slice(a, b);
-    if (NAME_HEADER.test(header)) nameCol = c;
-    else if (VALUE_HEADER.test(header)) valueCol = c;
-    const cls = b - a <= 96 ? classifyKey(header) : null;
-    if (cls !== null) named.push([c, header, cls.kind]);
+    const title = s.slice(a, b);
+    if (NAME_HEADER.test(title)) nameCol = c;
+    else if (VALUE_HEADER.test(title)) valueCol = c;
+    const cls = b - a <= 96 ? classifyKey(title) : null;
+    if (cls !== null) named.push([c, title, cls.kind]);
   }
   const pairs = nameCol >= 0 && valueCol >= 0;
   if (named.length === 0 && !pairs) return;

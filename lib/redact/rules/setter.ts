@@ -41,6 +41,17 @@ const codeLiteralPassword = (v: string): boolean => v.length >= 6 && plausibleSe
 const typedPassword = (v: string): boolean => !KEY_SEQUENCE.test(v) && codeLiteralPassword(v);
 const KEY_SEQUENCE = /^(?:\{[A-Za-z]+\})+$/;
 
+/** A unit of a JSON (or HCL) string's inside: anything but a quote, a backslash or a line break, or an escape. */
+const STRING_UNIT = String.raw`(?:[^"\\\n]|\\.)`;
+/**
+ * Fields of the same JSON object after a marker, then `"KEY": "X"` (X in group 1): up to `fields`
+ * units that are no brace or quote, or strings of at most `strMax` (with `{}`, an empty object,
+ * among them when `empty`). What an output marks as secret (`"sensitive": true`, `"SecureString"`,
+ * a Key Vault secret's id) holds the value a few fields on.
+ */
+const laterValue = (key: string, fields: number, strMax: number, empty = false): string =>
+  String.raw`(?:[^{}"]|"${STRING_UNIT}{0,${strMax}}"${empty ? String.raw`|\{\}` : ""}){0,${fields}}?"${key}"[ \t]*:[ \t]*"(${STRING_UNIT}{1,4096})"`;
+
 /** The value of a name-then-value match: group 2 single-quoted, 3 double-quoted, 4 bare. */
 const pairValue = firstMatched(2, 3, 4);
 
@@ -156,7 +167,7 @@ export const SETTER_RULES: readonly Rule[] = [
   regexRule(
     "generic-secret",
     ['"sensitive": true', '"sensitive":true'],
-    String.raw`"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,64}"){0,120}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
+    String.raw`"sensitive"[ \t]*:[ \t]*true[ \t]*,${laterValue("value", 120, 64)}`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
   // Postfix's `sasl_passwd`: `[smtp.example.com]:587 user@example.com:X` (the relay in brackets, its port, then user:password).
@@ -170,14 +181,14 @@ export const SETTER_RULES: readonly Rule[] = [
   regexRule(
     "generic-secret",
     ['"securestring"'],
-    String.raw`"SecureString"[ \t]*,(?:[^{}"]|"(?:[^"\\\n]|\\.){0,256}"){0,40}?"Value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
+    String.raw`"SecureString"[ \t]*,${laterValue("Value", 40, 256)}`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
   // `az keyvault secret show`: a Key Vault secret's `value` (its `id` names the vault's secrets), whatever its name.
   regexRule(
     "generic-secret",
     [".vault.azure.net/secrets/"],
-    String.raw`\.vault\.azure\.net/secrets/[^"\s]{1,256}"(?:[^{}"]|"(?:[^"\\\n]|\\.){0,256}"|\{\}){0,60}?"value"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,4096})"`,
+    String.raw`\.vault\.azure\.net/secrets/[^"\s]{1,256}"${laterValue("value", 60, 256, true)}`,
     { priority: 2, accept: (v) => plausibleSecret(v, true) },
   ),
   // `terraform plan`'s change to an attribute not marked sensitive, `~ password = "old" -> "new"`: the new
@@ -185,7 +196,7 @@ export const SETTER_RULES: readonly Rule[] = [
   regexRule(
     "password",
     ['" -> "'],
-    String.raw`(?<=(?:^|\n)[ \t]{0,40}[~+-]?[ \t]{0,4}"?([A-Za-z_][\w-]{0,95})"?[ \t]{0,40}=[ \t]{0,4}"(?:[^"\\\n]|\\.){0,4096})"[ \t]->[ \t]"((?:[^"\\\n]|\\.){1,4096})"`,
+    String.raw`(?<=(?:^|\n)[ \t]{0,40}[~+-]?[ \t]{0,4}"?([A-Za-z_][\w-]{0,95})"?[ \t]{0,40}=[ \t]{0,4}"${STRING_UNIT}{0,4096})"[ \t]->[ \t]"(${STRING_UNIT}{1,4096})"`,
     { priority: 1, group: 2, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
   ),
   // PHP's var_dump of an array, the value on the line after its key: `["password"]=>` then `string(12) "X"`.

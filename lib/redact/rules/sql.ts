@@ -31,14 +31,6 @@ const TUPLE_MAX = 4096;
 const COLUMN_QUOTES = /^["`[]|["`\]]$/g;
 
 /**
- * A seed or migration's `INSERT INTO users (email, password) VALUES ('a@b.c', 'x'), (…)`: the
- * literal in each tuple at the position of a column that names a secret (`password`, `api_key`,
- * `token`), judged as that column's value; under a password column the first literal of a call is
- * the plaintext being hashed (`crypt('x', gen_salt('bf'))`). A column of what a password made
- * (`password_hash`, `salt`) and a stored hash under `password` (`$2b$12$…`, `pbkdf2_sha256$…`) stay. What is read is remembered, so a
- * statement's tuples are read once whatever `insert into` its strings hold.
- */
-/**
  * An INSERT's column list read: its names, unquoted, and each one's class when it names a secret
  * (undefined `secret` when none does). A seed repeats one list thousands of times, so the last few
  * are kept (classifyKey per column per statement was most of the rule's cost).
@@ -55,6 +47,21 @@ function columnsOf(list: string): { columns: string[]; secret: (KeyClass | null)
 }
 const COLUMN_LISTS = new Map<string, { columns: string[]; secret: (KeyClass | null)[] | undefined }>();
 
+/** The first unit at or after `i` (before `lim`) that is no space, tab or line break. */
+function pastSpace(s: string, i: number, lim: number): number {
+  while (i < lim && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9 || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13)) i++;
+  return i;
+}
+
+/**
+ * A seed or migration's `INSERT INTO users (email, password) VALUES ('a@b.c', 'x'), (…)`: the
+ * literal in each tuple at the position of a column that names a secret (`password`, `api_key`,
+ * `token`), judged as that column's value; under a password column the first literal of a call is
+ * the plaintext being hashed (`crypt('x', gen_salt('bf'))`). A column of what a password made
+ * (`password_hash`, `salt`) and a stored hash under `password` (`$2b$12$…`, `pbkdf2_sha256$…`)
+ * stay. What is read is remembered, so a statement's tuples are read once whatever `insert into`
+ * its strings hold.
+ */
 function scanInsert(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
   if (pos < (ctx.memo.insertTo ?? -1)) return;
@@ -105,11 +112,9 @@ function scanInsert(ctx: ScanCtx, pos: number): void {
     }
     readTo = Math.max(readTo, j);
     if (j >= tupleEnd || s.charCodeAt(j) !== 41) break;
-    i = j + 1;
-    while (i < lim && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9 || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13)) i++;
+    i = pastSpace(s, j + 1, lim);
     if (s.charCodeAt(i) !== 44) break;
-    i++;
-    while (i < lim && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9 || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13)) i++;
+    i = pastSpace(s, i + 1, lim);
   }
   ctx.memo.insertTo = Math.max(i, readTo);
 }
