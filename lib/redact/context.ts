@@ -21,6 +21,14 @@ const COOKIE_HEADER = /^(?:set-)?cookie$/i;
 /** `pwd` and `pw`: the working directory and a word elsewhere, a password as a query or form pair's key (`?user=bob&pw=…`). */
 const PWD_KEY = /^pwd?$/i;
 const QUERY_PASSWORD: KeyClass = { kind: "password", password: true };
+/**
+ * `pwd` as a key whose value is quoted (`{"user": "bob", "pwd": "x"}`, `pwd: 'x'`, `pwd = "x"`): a
+ * password, unless the value is a directory (`"pwd": "/home/me"`, `"~/src"`, `"."`). Unquoted, the
+ * working directory's name stays what it is (`PWD=/home/me`, `bash: pwd: command not found`).
+ */
+const QUOTED_PWD: KeyClass = { kind: "password", password: true };
+/** What a quoted `pwd` value that names a directory looks like: a separator in it, or `.`, `~`, `$`, `%` first. */
+const DIRECTORY_VALUE = /[/\\]|^[.~$%]/;
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 /** Whether the value at `start` follows YAML's `: ` (a tag is YAML's only there; `KEY=!x` is a value). */
 function yamlTagged(s: string, start: number): boolean {
@@ -286,6 +294,24 @@ function separatorAfter(s: string, b: number): boolean {
   for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
   const c = s.charCodeAt(i);
   return c === 61 || c === 58 || c === 45 || c === 62 || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b) || ((c === 124 || c === 63) && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === 61);
+}
+
+/**
+ * Whether the key ending at `b` is followed by `:` or `=` and a quote (an escaped one too): a quoted
+ * `pwd` value's (QUOTED_PWD) test before any value is read, so `Pwd=Pwd=…` reads nothing.
+ */
+function quotedValueAfter(s: string, b: number): boolean {
+  let i = b;
+  const c0 = s.charCodeAt(i);
+  if (c0 === 34 || c0 === 39) i++;
+  else if (c0 === 92) i += 2;
+  for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
+  const c = s.charCodeAt(i);
+  if (c !== 61 && c !== 58) return false;
+  i++;
+  for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
+  const q = s.charCodeAt(i) === 92 ? s.charCodeAt(i + 1) : s.charCodeAt(i);
+  return q === 34 || q === 39;
 }
 
 /** `--password x`: a dash before the key (as valueAfter is called with it, or with the dashes stripped). */
@@ -741,8 +767,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (!separatorAfter(s, b) && !flagBefore(s, a, keyStart) && !labelSeparatorBefore(s, a)) return;
   const key = keyText(s, ctx.units, keyStart, b);
   // `pwd` alone names the working directory (`PWD=/home/me`), `pw` is a word, but a query or form pair's `pwd` or `pw` is a password.
-  const cls = classifyKey(key) ?? (key.length <= 3 && PWD_KEY.test(key) && (s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : null);
-  if (!cls) return;
+  const cls = classifyKey(key) ?? (key.length <= 3 && PWD_KEY.test(key) ? ((s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : key.length === 3 ? QUOTED_PWD : null) : null);
+  if (!cls || (cls === QUOTED_PWD && !quotedValueAfter(s, b))) return;
   // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
   if (key.length >= 6 && key.length <= 10 && COOKIE_HEADER.test(key)) return;
   // `\"key\"` inside JSON-escaped text: the char before the key is a quote, maybe escaped.
@@ -756,6 +782,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     labelled = v !== undefined;
   }
   if (!v) return;
+  if (cls === QUOTED_PWD && (v.bare === true || v.flag || labelled || DIRECTORY_VALUE.test(s.slice(v.start, v.end)))) return;
   if (v.flag && keyStart === a) return; // whitespace separator only after a dash flag
   // `--ask-vault-pass --stdin-name x`: a flag after a flag is the next flag, not its value.
   if (v.flag && s.charCodeAt(v.start) === 45) return;

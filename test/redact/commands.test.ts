@@ -121,6 +121,11 @@ describe("flags only one command gives a password's meaning", () => {
     `xfreerdp /u:admin /p:${S} /v:10.0.0.5\n`,
     `xfreerdp3 /v:host "/p:${S}" /cert:ignore\n`,
     `dotnet nuget add source https://nuget.example.com/v3/index.json -n corp -u admin -p ${S} --store-password-in-clear-text\n`,
+    `nmcli dev wifi connect MyWifi password ${S}\n`,
+    `sudo nmcli device wifi connect "Cafe Net" password '${S}' ifname wlan0\n`,
+    `nmcli con modify MyWifi wifi-sec.psk ${S}\n`,
+    `wpa_passphrase MyWifi ${S}\n`,
+    `wpa_passphrase "Home Net" '${S}' | sudo tee -a /etc/wpa_supplicant/wpa_supplicant.conf\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -144,6 +149,8 @@ describe("flags only one command gives a password's meaning", () => {
     "openssl rand -hex 32\nsqlcmd -S db -E -Q 'select 1'\nuseradd -m bob\n",
     "mosquitto_passwd -c /etc/mosquitto/passwd admin\nxfreerdp /u:admin /v:10.0.0.5 /p:$RDP_PASSWORD\n",
     "dotnet nuget add source https://nuget.example.com/v3/index.json -n corp\n",
+    "nmcli dev wifi connect MyWifi password $WIFI_PASS\nnmcli --ask dev wifi connect MyWifi\nnmcli connection show\n",
+    "wpa_passphrase MyWifi > /etc/wpa_supplicant.conf\nwpa_passphrase MyWifi\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
   ]) {
@@ -785,10 +792,18 @@ describe("servers' own config lines: a directive, a space, the password", () => 
     `    stats auth admin:${W}\n`,
     `    user admin insecure-password ${W}\n`,
     `poll mail.example.com protocol imap user "bob" password "${W}"\n`,
+    // An .msmtprc account: `user`, a few more directives, `password`.
+    `account default\nhost smtp.gmail.com\nport 587\nauth on\nuser me@gmail.com\npassword ${W}\nfrom me@gmail.com\n`,
+    `account work\n  user me\n  tls on\n  password "${W}"\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input, W));
   }
   for (const input of [
+    // msmtp's passwordeval names a command that prints the password; prose and logs are no directives.
+    'account work\nuser me\npasswordeval "gpg -q -d ~/.msmtp-password.gpg"\n',
+    "password_command \"pass show mail/work\"\n",
+    "user admin logged in\nPassword reset required\n",
+    "user me\npassword ${SMTP_PASSWORD}\n",
     "# requirepass foobared\n",
     "the requirepass setting is optional\n",
     "stats auth admin:$STATS_PW\n",

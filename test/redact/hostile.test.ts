@@ -125,6 +125,10 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["unrar -p flags with no value", `unrar ${fill(" -p")}`],
     ["sasl_passwd relays with no credential: [h]:587 [h]:587 …", fill("[h]:587 ")],
     ["SetEnv lines with no value", fill("SetEnv DB_PASSWORD \n")],
+    ["msmtp user lines each before a password directive with no value: user a\\npassword user a…", fill("user a\npassword ")],
+    ["nmcli commands with no password: nmcli nmcli …", fill("nmcli ")],
+    ["wpa_passphrase commands with an SSID only: wpa_passphrase a wpa_passphrase a …", fill("wpa_passphrase a ")],
+    ["quoted pwd keys, each with a password: \"pwd\":\"Xk9mQ2vL7pR4\", …", fill('"pwd":"Xk9mQ2vL7pR4",')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
   ] as const) {

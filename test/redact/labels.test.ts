@@ -740,6 +740,10 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     ["GET https://sms.example.com/send?user=admin&pwd=CorrectHorseBattery&to=123\n", "CorrectHorseBattery"],
     ["   12 |   password: CorrectHorseBattery\n   13 |   user: app\n", "CorrectHorseBattery"],
     ["  3 │ DB_PASSWORD=CorrectHorseBattery\n", "CorrectHorseBattery"],
+    // `pwd` as a key with a quoted value that names no directory: a password (a login form's JSON, a config).
+    ['{"user":"bob","pwd":"CorrectHorseBattery"}\n', "CorrectHorseBattery"],
+    ["pwd = 'CorrectHorseBattery'\n", "CorrectHorseBattery"],
+    ['  pwd: "Tr0ub4dor&3"\n', "Tr0ub4dor&3"],
   ] as const) {
     test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => onlyValueGoes(text, value));
   }
@@ -752,6 +756,13 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     'variable "region" {\n  default = "eu-west-1"\n}\n',
     "GET https://example.com/files?pwd=%2Fhome%2Fme\n".replace("%2Fhome%2Fme", "/home/me"),
     "   12 |   password: hashedPassword,\n",
+    // `pwd` unquoted, or naming a directory: the working directory.
+    '{"pwd": "/home/me/project", "user": "me"}\n',
+    'pwd: "~/src"\n',
+    '"pwd": "."\n',
+    '"pwd": "C:\\\\Users\\\\me"\n',
+    "bash: pwd: command not found\n",
+    "pwd: ${{ github.workspace }}\n",
   ]) {
     test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
   }

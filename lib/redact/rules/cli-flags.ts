@@ -3,7 +3,8 @@
  * `redis-cli -a`, a registry login's `-p`, `--from-literal`, `sshpass -p`,
  * archive passwords (`zip -P`, `7z -p`), `ldapsearch -w`, `smbclient -U
  * user%pass`, `htpasswd -b`, `mosquitto_passwd -b`, `grafana-cli admin reset-admin-password`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
- * `sqlplus user/X@db`, FreeRDP's `/p:X`, `dotnet nuget add source -p X`. Each flag counts only after
+ * `sqlplus user/X@db`, FreeRDP's `/p:X`, `dotnet nuget add source -p X`, `nmcli … password X`,
+ * `wpa_passphrase SSID X`. Each flag counts only after
  * its command: `-p` alone is a port, a path or a parent.
  */
 import { plausibleSecret } from "../keys.ts";
@@ -181,6 +182,15 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   // macOS keychain: security add-generic-password … -w X (add-internet-password alike)
   ["password", [" -w "], String.raw`(?<=\bsecurity[ \t]{1,5}add-(?:generic|internet)-password\b[^\n]{0,200}) -w[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-password"], within: 230 },
+  }],
+  // NetworkManager: nmcli device wifi connect SSID password X, and the secrets a connection's settings
+  // take as `name value` pairs (nmcli connection modify NAME wifi-sec.psk X, 802-1x.password X)
+  ["password", ["nmcli "], String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:password|wifi-sec\.psk|wifi-sec\.wep-key[0-3]|802-1x\.(?:password|private-key-password|identity-password)|pppoe\.password|gsm\.password|cdma\.password)[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // wpa_passphrase SSID X: the network's passphrase, from which it prints a PSK (without X it reads stdin)
+  ["password", ["wpa_passphrase "], String.raw`\bwpa_passphrase[ \t]{1,5}(?:'[^'\n]{1,64}'|"[^"\n]{1,64}"|[^\s'"|;&<>]{1,64})[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<>|;&-][^\s'"\\]{0,255}))`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // rclone obscure X: the plaintext it obscures for a config
   ["password", ["rclone obscure "], String.raw`\brclone[ \t]{1,5}obscure[ \t]{1,5}${POSITIONAL}`, {

@@ -10,7 +10,7 @@
  * scheme before it (so the URL rule never reads it); and servers' own config
  * lines, a directive then a space then the password (redis.conf's
  * `requirepass`, slapd.conf's `rootpw`, HAProxy's `stats auth`, a
- * `.fetchmailrc` poll line's `password`).
+ * `.fetchmailrc` poll line's `password`, an `.msmtprc` account's).
  */
 import { plausibleSecret, UnitSet } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
@@ -208,6 +208,15 @@ export const CONNECTION_RULES: readonly Rule[] = [
     group: firstMatched(1, 2, 3),
     accept: (v) => plausibleSecret(v, true),
     near: { words: ["poll"], within: 420 },
+  }),
+  // msmtp's config (`~/.msmtprc`): directives one a line, `user bob` on a line of its own, then up to
+  // four more (`auth on`, `from …`), then `password X`. Lower case, as msmtp writes them: prose's
+  // "Password reset" and a log's "user x logged in" are not directive lines.
+  regexRule("password", ["password "], String.raw`(?<=(?:^|\n)[ \t]{0,8}(?:user|username|login)[ \t]{1,8}\S{1,128}[ \t]*\r?\n(?:[ \t]{0,8}[a-z_]{2,32}(?:[ \t]{1,8}[^\n]{0,128})?\r?\n){0,4}[ \t]{0,8})password[ \t]{1,8}(?:"([^"\n]{1,256})"|([^\s"#]\S{0,255}))[ \t]*(?=\r?\n|$)`, {
+    priority: 2,
+    group: firstMatched(1, 2),
+    accept: (v) => plausibleSecret(v, true),
+    near: { words: ["user", "login"], within: 1000 },
   }),
   // go-sql-driver/mysql: `user:password@tcp(host:3306)/db`, `@unix(/run/mysqld.sock)/db`; the password
   // is read behind the protocol, up to the user's colon (`%s` and `${DB_PASS}` are templates).

@@ -39,8 +39,11 @@ const CONNECT = String.raw`(?:[ \t]{1,4}(?:(?:is|was|will[ \t]{1,4}be|has[ \t]{1
 
 /** A value in code or quotes goes when plausible; a bare word only when it also reads as made up. */
 const setApart = (m: RegExpExecArray, n: number): boolean => m[n] !== undefined || m[n + 1] !== undefined || m[n + 2] !== undefined;
+/** A noun that names a command printing the password (msmtp's `passwordeval "gpg -d …"`, `password_command`, `PasswordCmd`): not the password. */
+const COMMAND_NOUN = /^(?:password|passphrase|passwd)\w{0,30}?(?:eval|cmd|command)\b/i;
 // A quoted "value" with a space at either end closes a string the noun was in (`read -p 'Enter password ' pw; echo '`).
-const acceptAt = (n: number) => (v: string, m: RegExpExecArray): boolean => v.trim() === v && plausibleSecret(v, true) && (setApart(m, n) || madeUp(v));
+const acceptAt = (n: number) => (v: string, m: RegExpExecArray): boolean =>
+  v.trim() === v && plausibleSecret(v, true) && (setApart(m, n) || madeUp(v)) && !COMMAND_NOUN.test(m[0]);
 
 /**
  * A noun rule's `hit` test: it reads only where prose can follow, a space or tab after the noun's word
