@@ -126,6 +126,12 @@ describe("flags only one command gives a password's meaning", () => {
     `nmcli con modify MyWifi wifi-sec.psk ${S}\n`,
     `wpa_passphrase MyWifi ${S}\n`,
     `wpa_passphrase "Home Net" '${S}' | sudo tee -a /etc/wpa_supplicant/wpa_supplicant.conf\n`,
+    `bw unlock ${S}\n`,
+    `export BW_SESSION=$(bw login me@example.com '${S}' --raw)\n`,
+    `vault operator unseal ${S}\n`,
+    `mc admin user add myminio newuser ${S}\n`,
+    `poetry config http-basic.private me ${S}\n`,
+    `cargo login ${S}\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -151,6 +157,9 @@ describe("flags only one command gives a password's meaning", () => {
     "dotnet nuget add source https://nuget.example.com/v3/index.json -n corp\n",
     "nmcli dev wifi connect MyWifi password $WIFI_PASS\nnmcli --ask dev wifi connect MyWifi\nnmcli connection show\n",
     "wpa_passphrase MyWifi > /etc/wpa_supplicant.conf\nwpa_passphrase MyWifi\n",
+    "bw unlock --passwordenv BW_PASSWORD\nbw login me@example.com\nbw unlock\nbw unlock --check\n",
+    "vault operator unseal\nvault operator unseal -reset\nmc admin user add myminio newuser\n",
+    "poetry config http-basic.private me\ncargo login\ncargo login $CARGO_TOKEN\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
   ]) {

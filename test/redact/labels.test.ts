@@ -182,6 +182,18 @@ describe("unlabelled tokens the word test tells from identifiers", () => {
   test("a 12-character mixed-case token with no digit after a label", () => {
     gone("GET /v1 using vZrEclFwOqeA -> 200\n", "vZrEclFwOqeA");
   });
+  test("a numbered label's key is its word (vault operator init's Unseal Key 1: …); a numbered id stays", () => {
+    const keys = ["4jYbl2CBIv6SpkKj6Hos9iD32k5RfGkLzlosrrq/JgOm", "B05G1DRtfYckFV5BbdBvXq0wkK5HFqB9g2jcDmNfTQiS"];
+    const text = `Unseal Key 1: ${keys[0]}\nUnseal Key 2: ${keys[1]}\n\nVault initialized with 5 key shares and a key threshold of 3.\n`;
+    const out = r.text(text);
+    for (const k of keys) expect(leak(out, k)).toBeUndefined();
+    expect(out).toContain("Unseal Key 2: [REDACTED:");
+    expect(out).toContain("Vault initialized with 5 key shares");
+    // An id's number, and a minified bundle's `var 06=` (a name, and code's `=`): no label's word.
+    for (const kept of ["request id 2: 5e2b1c7Fa9dQ0xLp3VmZrT8yWn4Hs6Kj\n", 'function(e,t,n){"use strict";var 06="rsgC1s0ClBTkFNFklApFMiLd"}\n']) {
+      expect(r.text(kept)).toBe(kept);
+    }
+  });
   test("a Vault AppRole secret_id (a UUID) goes; its role_id stays", () => {
     const id = "1f3b2c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d";
     const out = gone(`role_id = 'a52a85d1-33c4-4808-8fa0-c375f3c6013a'\nsecret_id = '${id}'\n`, id);

@@ -4,7 +4,8 @@
  * archive passwords (`zip -P`, `7z -p`), `ldapsearch -w`, `smbclient -U
  * user%pass`, `htpasswd -b`, `mosquitto_passwd -b`, `grafana-cli admin reset-admin-password`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
  * `sqlplus user/X@db`, FreeRDP's `/p:X`, `dotnet nuget add source -p X`, `nmcli … password X`,
- * `wpa_passphrase SSID X`. Each flag counts only after
+ * `wpa_passphrase SSID X`, `bw unlock X`, `vault operator unseal X`, `mc admin user add A U X`,
+ * `poetry config http-basic.R U X`, `cargo login X`. Each flag counts only after
  * its command: `-p` alone is a port, a path or a parent.
  */
 import { plausibleSecret } from "../keys.ts";
@@ -22,6 +23,8 @@ const ARG = arg();
 const INLINE_PASSWORD = String.raw`[^\s'"\\$-][^\s'"\\]{2,127}`;
 /** A command's last argument, quoted or bare: no flag, reference, redirection or `key=value` pair. */
 const POSITIONAL = String.raw`(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|=-][^\s'"\\=]{0,255}))(?=[ \t]*(?:$|[\r\n;|&]))`;
+/** POSITIONAL, and flags may follow it (`bw unlock X --raw`), the command inside `$(…)` or backticks too. */
+const POSITIONAL_THEN_FLAGS = POSITIONAL.replace(String.raw`(?=[ \t]*(?:$|[\r\n;|&]))`, String.raw`(?=(?:[ \t]{1,5}--?[A-Za-z][\w-]{0,40})*[ \t]*(?:$|[\r\n;|&)\x60]))`);
 
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
   // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
@@ -190,6 +193,24 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   }],
   // wpa_passphrase SSID X: the network's passphrase, from which it prints a PSK (without X it reads stdin)
   ["password", ["wpa_passphrase "], String.raw`\bwpa_passphrase[ \t]{1,5}(?:'[^'\n]{1,64}'|"[^"\n]{1,64}"|[^\s'"|;&<>]{1,64})[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<>|;&-][^\s'"\\]{0,255}))`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // Bitwarden's CLI: bw unlock X, bw login EMAIL X (the master password; --raw and the like may follow)
+  ["password", ["bw unlock ", "bw login "], String.raw`\bbw[ \t]{1,5}(?:unlock|login[ \t]{1,5}[^\s'"-]\S{0,254})[ \t]{1,5}${POSITIONAL_THEN_FLAGS}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // vault operator unseal X: an unseal key share
+  ["generic-secret", ["vault operator unseal "], String.raw`\bvault[ \t]{1,5}operator[ \t]{1,5}unseal[ \t]{1,5}${POSITIONAL_THEN_FLAGS}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  // MinIO's mc admin user add ALIAS USER X, Poetry's poetry config http-basic.REPO USER X, cargo login X
+  ["password", ["mc admin user add "], String.raw`\bmc[ \t]{1,5}admin[ \t]{1,5}user[ \t]{1,5}add[ \t]{1,5}\S{1,128}[ \t]{1,5}[^\s'"-]\S{0,127}[ \t]{1,5}${POSITIONAL}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  ["password", ["poetry config "], String.raw`\bpoetry[ \t]{1,5}config[ \t]{1,5}http-basic\.[\w.-]{1,64}[ \t]{1,5}[^\s'"-]\S{0,127}[ \t]{1,5}${POSITIONAL}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
+  }],
+  ["generic-secret", ["cargo login "], String.raw`\bcargo[ \t]{1,5}login(?:[ \t]{1,5}--registry[ =]\S{1,64})?[ \t]{1,5}${POSITIONAL}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // rclone obscure X: the plaintext it obscures for a config

@@ -103,6 +103,15 @@ export function keyBefore(h: string): string | undefined {
   return start < end ? h.slice(start, end) : undefined;
 }
 const isKeyUnit = (c: number): boolean => isKeyHead(c) || c === 46 || c === 45;
+/**
+ * A numbered label's word, the number and a colon, at a line head's end (labelVerdict): printed
+ * labels only (`Unseal Key 1: `), not code's `=` (`var 06="…"` in a minified bundle is a name).
+ */
+const NUMBERED_KEY = /([A-Za-z_][\w$.-]{0,63})[ \t]#?\d{1,3}[ \t]{0,4}:[ \t]{0,4}(?:\\?["'`])?$/;
+const isDigits = (t: string): boolean => {
+  for (let i = 0; i < t.length; i++) if (!isDigitUnit(t.charCodeAt(i))) return false;
+  return true;
+};
 const ID_LINE = /^[ \t"']*[\w-]*(?:request|trace|correlation|span|causation|session)[-_]?id["']?[ \t]*[:=]/i;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Base64 DER and ssh public keys: SPKI EC/RSA/Ed25519 and `ssh-rsa`/`ssh-ed25519` bodies. */
@@ -787,7 +796,9 @@ function labelVerdict(s: string, a: number, b: number, t: string, f: TokenFacts,
     let q = lineHead.length - 1;
     while (q >= 0 && q >= lineHead.length - 8 && quoteOrSpace(lineHead.charCodeAt(q))) q--;
     const sep = lineHead[q];
-    const k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? keyBefore(lineHead.slice(-80)) : undefined;
+    let k = sep === "=" || sep === ":" || sep === ">" || sep === "|" ? keyBefore(lineHead.slice(-80)) : undefined;
+    // A numbered label (`Unseal Key 1:`, `Recovery Key 3:`): its key is the word before the number.
+    if (k !== undefined && k.length <= 3 && isDigits(k)) k = NUMBERED_KEY.exec(lineHead)?.[1] ?? k;
     if (k !== undefined) {
       const key = k.replace(DOTTED_HEAD, "");
       if (classifyKey(key)) label = "labelled";
