@@ -392,6 +392,9 @@ const SPECS: readonly Spec[] = [
   ["square-token", ["sq0idp-", "sq0atb-"], String.raw`sq0(?:atb)-([${B64U}]{22,43})`],
   ["typeform-token", ["tfp_"], String.raw`tfp_([A-Za-z0-9_.=-]{40,59})` + String.raw`(?![A-Za-z0-9_.=-])`],
   ["yandex-token", ["aqvn", "t1."], String.raw`(?:AQVN([A-Za-z0-9_-]{35,38})|t1\.([A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{86}={0,2}))` + RB, { group: 0 }],
+  // Docker Swarm's join token (`docker swarm join-token` prints it) and K3s's (`K10<CA hash>::<user>:<password>` or `::<id>.<secret>`).
+  ["docker-swarm-token", ["swmtkn-"], String.raw`SWMTKN-1-([a-z0-9]{50}-[a-z0-9]{25})` + RB],
+  ["k3s-token", ["k10"], String.raw`K10([0-9a-f]{64}::[A-Za-z0-9_.:-]{6,200})` + String.raw`(?![A-Za-z0-9_.:-])`],
   ["tailscale-key", ["tskey-"], String.raw`tskey-(?:[a-z]{2,12}-)?([A-Za-z0-9_-]{20,120})` + String.raw`(?![A-Za-z0-9_-])`],
   ["teamwork-token", ["tkn.v1_"], String.raw`tkn\.v1_([A-Za-z0-9+/=_-]{40,120})` + String.raw`(?![A-Za-z0-9+/=_-])`],
   ["lob-api-key", ["live_", "test_"], String.raw`(?:live|test)_(?:pub_)?([a-f0-9]{35})` + RB],

@@ -132,6 +132,10 @@ describe("flags only one command gives a password's meaning", () => {
     `mc admin user add myminio newuser ${S}\n`,
     `poetry config http-basic.private me ${S}\n`,
     `cargo login ${S}\n`,
+    `expo login -u me -p ${S}\n`,
+    `http -a admin:${S} GET https://api.example.com/items\n`,
+    `$ xh --auth=admin:'${S}' post api.example.com/items\n`,
+    `ldappasswd -x -D cn=admin,dc=example,dc=com -W -s ${S} uid=bob,dc=example,dc=com\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input));
   }
@@ -160,6 +164,9 @@ describe("flags only one command gives a password's meaning", () => {
     "bw unlock --passwordenv BW_PASSWORD\nbw login me@example.com\nbw unlock\nbw unlock --check\n",
     "vault operator unseal\nvault operator unseal -reset\nmc admin user add myminio newuser\n",
     "poetry config http-basic.private me\ncargo login\ncargo login $CARGO_TOKEN\n",
+    // HTTPie's -a only opens a line (or follows a prompt); after curl, or in prose, it is no password.
+    "http -a admin:$API_PASS GET https://api.example.com\ncurl http://x -a b:c\nsee the http docs for -a user:pass\n",
+    "ldappasswd -x -D cn=admin,dc=example,dc=com -W -S uid=bob,dc=example,dc=com\n",
     // -p is a port, a parent or a path for every other command.
     `ps -p 1234 -o pid\nmkdir -p ${S}\nssh -p 2222 host\n`,
   ]) {

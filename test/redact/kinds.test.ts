@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { builtinKinds, createRedactor } from "../../lib/redact/index.ts";
-import { BLOCK_WRAPPERS, Gen, hardNegatives, leak, NEAR_MISSES, rng, SHAPES, WRAPPERS } from "./shapes.ts";
+import { A, BLOCK_WRAPPERS, Gen, hardNegatives, leak, NEAR_MISSES, rng, SHAPES, WRAPPERS } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "test-key" });
 
@@ -85,6 +85,24 @@ test("at least sixty kinds, each with a generated shape", () => {
   const shaped = new Set(SHAPES.map((s) => s.kind));
   expect(shaped.size).toBeGreaterThanOrEqual(60);
   for (const k of shaped) expect(builtinKinds()).toContain(k);
+});
+
+test("cluster join tokens: Docker Swarm's SWMTKN-1-… and K3s's K10<CA hash>::…, bare; their near misses stay", () => {
+  // Outside SHAPES on purpose: the speed bench's mixed document is drawn from SHAPES, and its figures compare across sessions.
+  const g = new Gen(rng(7));
+  const swarm = `${g.s(A.lownum, 50)}-${g.s(A.lownum, 25)}`;
+  const k3s = `${g.s(A.hex, 64)}::server:${g.s(A.hex, 32)}`;
+  const k3sBootstrap = `${g.s(A.hex, 64)}::${g.s(A.lownum, 6)}.${g.s(A.lownum, 16)}`;
+  for (const [text, body, kind] of [
+    [`To add a worker to this swarm, run:\n    docker swarm join SWMTKN-1-${swarm} 10.0.0.5:2377\n`, swarm, "docker-swarm-token"],
+    [`$ sudo cat /var/lib/rancher/k3s/server/node-token\nK10${k3s}\n`, k3s, "k3s-token"],
+    [`K3S_URL=https://10.0.0.5:6443 K10${k3sBootstrap} sh -\n`, k3sBootstrap, "k3s-token"],
+  ] as const) {
+    const out = r.text(text);
+    expect(leak(out, body)).toBeUndefined();
+    expect(out).toContain(`[REDACTED:${kind}:`);
+  }
+  for (const kept of ["the SWMTKN-1- prefix\n", "a K10 camera and K100 tires\n", `K10${g.s(A.hex, 12)}::server\n`]) expect(r.text(kept)).toBe(kept);
 });
 
 test("a random body that happens to score low on entropy is still its family's (key- + 32 hex at 3.14 bits)", () => {

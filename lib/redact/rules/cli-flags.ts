@@ -47,7 +47,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-cli"], within: 200 + "-cli".length },
   }],
   // docker login -p SECRET, and the registry and cloud logins that copy its flags
-  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
+  ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|expo|eas|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["login"], within: 200 + "login".length },
   }],
   // Azure's managed databases: az sql|postgres|mysql|mariadb server (or flexible-server) create|update … -p SECRET
@@ -70,9 +70,16 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", [" -p"], String.raw`(?<=\bunrar\b[^\n]{0,200}) -p(${INLINE_PASSWORD})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true), near: { words: ["unrar"], within: 205 },
   }],
-  // ldapsearch -w SECRET (and the other OpenLDAP clients)
+  // ldapsearch -w SECRET (and the other OpenLDAP clients); ldappasswd's -s NEW and -a OLD
   ["password", [" -w "], String.raw`(?<=\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n]{0,200}) -w[ \t]{1,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["ldap"], within: 200 + "ldappasswd".length },
+  }],
+  ["password", [" -s ", " -a "], String.raw`(?<=\bldappasswd\b[^\n]{0,200}) -[sa][ \t]{1,5}${ARG}`, {
+    priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["ldappasswd"], within: 210 },
+  }],
+  // HTTPie and xh: http -a user:SECRET, --auth user:SECRET (the command opens its line or follows a prompt)
+  ["basic-auth", [" -a ", " --auth"], String.raw`(?<=(?:^|\n|[$#>][ \t]|[;&|][ \t]{0,4})[ \t]{0,8}(?:https?|xhs?)\b[^\n]{0,200}) (?:-a|--auth)[ =]{1,3}(?:'[^':\n]{0,256}:([^'\n]{1,256})'|"[^":\n]{0,256}:([^"\n\\$]{1,256})"|[^\s:'"]{0,256}:${ARG})`, {
+    priority: 2, group: firstMatched(1, 2, 3, 4, 5), accept: (v) => plausibleSecret(v, true), near: { words: ["http", "xh"], within: 216 },
   }],
   // smbclient -U user%SECRET
   ["password", ["-u ", "--user"], String.raw`(?<=\b(?:smbclient|smbmap|rpcclient|net)\b[^\n]{0,200})(?:-U|--user)[ \t=]{1,3}["']?[^\s%'"]{1,64}%([^\s'"\\]{1,256})`, {
