@@ -112,8 +112,12 @@ describe("after `with` or `using`, the noun hands over a made-up word right afte
     "Created user admin with password hunter2hunter.\n",
     "logged in using the password wintersun2024\n",
     "Connecting as root with root password Zq7wintersun\n",
+    // Markdown bold, as an agent's summary writes it; a strong password needs no `with`.
+    "✓ Created user **admin** with password **Zq7wintersun**\n",
+    "Log in with the password __hunter2hunter__ for staging\n",
+    "The admin password **Tr0ub4dor&3** is in the vault.\n",
   ]) {
-    test(input.trim(), () => onlySecretGoes(input, input.match(/(?:Zq7wintersun|hunter2hunter|wintersun2024)/)![0]));
+    test(input.trim(), () => onlySecretGoes(input, input.match(/(?:Zq7wintersun|hunter2hunter|wintersun2024|Tr0ub4dor&3)/)![0]));
   }
   for (const input of [
     "login with password authentication\n",
@@ -123,6 +127,9 @@ describe("after `with` or `using`, the noun hands over a made-up word right afte
     "without password Zq7wintersun\n",
     "with DB_PASSWORD Zq7wintersun\n",
     "Sign in with password MFA123\n",
+    "with password **authentication** enabled\n",
+    "the password **is required**\n",
+    "The admin password **wintersun2024** is in the vault.\n", // a made-up word needs `with` or `using`
   ]) {
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }

@@ -90,7 +90,7 @@ const isBlank = (c: number | undefined): boolean => c === undefined || c === 32 
  * "with the password", "using root password"), a word that reads as made up (wordPassword: a digit
  * or an inner capital, no camelCase name, no constant): "Created user admin with password
  * Zq7wintersun", "logged in using password hunter2hunter"; "with password authentication", "using
- * password hashing" and "with password userPassword" stay. Read from the code units: most nouns
+ * password hashing" and "with password userPassword" stay. Either in Markdown bold (`**X**`). Read from the code units: most nouns
  * are followed by a word, and a regex call per hit cost the mixed document's redaction 3 ms.
  */
 const bareAfterNoun: Rule = {
@@ -102,6 +102,23 @@ const bareAfterNoun: Rule = {
     let gap = 0;
     while (gap < 4 && (u[i] === 32 || u[i] === 9)) (i++, gap++);
     if (gap === 0) return;
+    // Markdown bold around the value (`**X**`, `__X__`), as an agent's summary writes it: the markers go around, not in.
+    if ((u[i] === 42 || u[i] === 95) && u[i + 1] === u[i]) {
+      const mark = u[i]!;
+      const a = i + 2;
+      let b = a;
+      let shape = 0;
+      while (b < u.length && b - a <= 256 && !isBlank(u[b]) && !(u[b] === mark && u[b + 1] === mark)) shape |= u[b]! < 128 ? UNIT_CLASS[u[b]!]! : 0, b++;
+      if (u[b] !== mark || u[b + 1] !== mark || b === a || (shape & FORBIDDEN) !== 0) return;
+      const after = closesSentence(u[b + 2]!) ? b + 3 : b + 2;
+      if (!isBlank(u[after])) return;
+      const v = ctx.s.slice(a, b);
+      const strong = b - a >= 8 && (shape & STRONG) === STRONG;
+      if ((strong || (b - a >= 6 && (shape & LOWER) !== 0 && afterWithOrUsing(u, pos) && wordPassword(v, "password"))) && plausibleSecret(v, true)) {
+        ctx.out.push({ from: pos, start: a, end: b, kind: "password", priority: 0.5 });
+      }
+      return;
+    }
     const a = i;
     let shape = 0;
     while (i < u.length && i - a <= 256 && !isBlank(u[i])) shape |= u[i]! < 128 ? UNIT_CLASS[u[i]!]! : 0, i++;

@@ -221,7 +221,8 @@ export const SETTER_RULES: readonly Rule[] = [
   // A name then its value as two arguments, where the key/value rule sees no `=`: Dockerfile's legacy
   // `ENV NAME value` (the rest of the line), Windows' `setx NAME value`, `netlify env:set NAME value`,
   // `doppler secrets set NAME value`, `dotnet user-secrets set "Db:Password" value`, WP-CLI's `wp config set
-  // DB_PASSWORD value`, PowerShell's `Set-Variable -Name DbPassword -Value x` and `gh variable set
+  // DB_PASSWORD value`, PowerShell's `Set-Variable -Name DbPassword -Value x` (and `Set-Item -Path
+  // Env:DB_PASSWORD -Value x`, the environment's drive) and `gh variable set
   // NAME --body value` (a variable, not a secret, by GitHub's design: only its name can say so).
   // Apache's `SetEnv NAME value` reads the same way.
   regexRule("password", ["env "], String.raw`(?:(?<=(?:^|\n)[ \t]{0,8})ENV|(?<=(?:^|\n)[ \t]{0,8}Set)Env)[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,95})[ \t]{1,4}(?:${literal(4096)}|([^\s'"\\$][^\n\\$]{0,4095}?))[ \t]*(?=\r?\n|$)`, {
@@ -237,8 +238,8 @@ export const SETTER_RULES: readonly Rule[] = [
   ),
   regexRule(
     "password",
-    ["set-variable ", "new-variable "],
-    String.raw`(?:Set|New)-Variable(?:[ \t]{1,4}-Name)?[ \t]{1,4}['"]?([A-Za-z_]\w{0,95})['"]?(?:[ \t]{1,4}-Value)?[ \t]{1,4}${literalOrWord(4096)}`,
+    ["set-variable ", "new-variable ", "set-item ", "new-item "],
+    String.raw`(?:(?:Set|New)-Variable(?:[ \t]{1,4}-Name)?[ \t]{1,4}['"]?|(?:Set|New)-Item(?:[ \t]{1,4}-Path)?[ \t]{1,4}['"]?Env:)([A-Za-z_]\w{0,95})['"]?(?:[ \t]{1,4}-Value)?[ \t]{1,4}${literalOrWord(4096)}`,
     { priority: 1, flags: "i", group: pairValue, accept: (v, m) => plausibleUnder(m[1]!, v, true) },
   ),
   regexRule(
