@@ -327,7 +327,10 @@ const jqPathName: SettingName = (a) => pathName(firstPlain(a) ?? "");
 const SETTING_PRINTERS: ReadonlyMap<string, SettingName> = new Map<string, SettingName>([
   ["terraform", outputName],
   ["tofu", outputName],
-  ["pulumi", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2) : undefined)],
+  // `pulumi config get NAME`, and `pulumi stack output NAME --show-secrets` (without the flag a secret prints as `[secret]`).
+  ["pulumi", (a) => (a[0] === "config" && a[1] === "get" ? firstPlain(a, 2) : a[0] === "stack" && a[1] === "output" ? firstPlain(a, 2) : undefined)],
+  // Segment's chamber: `chamber read SERVICE KEY` (its `-q` prints the value alone).
+  ["chamber", (a) => (a[0] === "read" ? a.slice(1).filter((x) => !x.startsWith("-"))[1] : undefined)],
   ["heroku", (a) => (a[0] === "config:get" ? firstPlain(a, 1) : undefined)],
   ["netlify", (a) => (a[0] === "env:get" ? firstPlain(a, 1) : undefined)],
   // `git config user.password` reads; `git config user.password x` sets.

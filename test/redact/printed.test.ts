@@ -73,6 +73,8 @@ describe("which commands print a secret", () => {
       ["terraform output db_password", "password"],
       ["tofu output -raw admin_password", "password"],
       ["pulumi config get dbPassword", "password"],
+      ["pulumi stack output dbPassword --show-secrets", "password"],
+      ["chamber read app db_password -q", "password"],
       ["heroku config:get DATABASE_PASSWORD", "password"],
       ["netlify env:get API_TOKEN", "generic-secret"],
       ["git config --get github.token", "generic-secret"],
@@ -83,7 +85,7 @@ describe("which commands print a secret", () => {
       ["yq '.auth[\"token\"]' values.yaml", "generic-secret"],
       ["yq e .db.password values.yaml", "password"],
     ] as const) expect({ c, kind: printedBy(c)?.kind }).toEqual({ c, kind });
-    for (const c of ["terraform output", "terraform output -json", "terraform output region", "git config user.password hunter2", "git config --list", "jq '.items[] | .name' x.json", "jq -r .version package.json", "aws configure get region", "pulumi config set dbPassword x"]) {
+    for (const c of ["terraform output", "terraform output -json", "terraform output region", "git config user.password hunter2", "git config --list", "jq '.items[] | .name' x.json", "jq -r .version package.json", "aws configure get region", "pulumi config set dbPassword x", "pulumi stack output", "pulumi stack output bucketName", "chamber read app"]) {
       expect({ c, printed: printedBy(c) }).toEqual({ c, printed: undefined });
     }
   });

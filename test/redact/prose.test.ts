@@ -42,12 +42,17 @@ describe("a password in an agent's own words", () => {
     `You can log in with admin / \`${W}\`.\n`,
     `Credentials: \`admin\` / \`${W}\`\n`,
     `The passphrase is \`correct horse battery staple\`.\n`,
+    // The sentence inside a JSON string (an Ansible debug task's msg, a log's message): its quote or escape ends the value.
+    `ok: [web1] => {\n    "msg": "password is ${W}"\n}\n`,
+    `{"level":"info","msg":"The new password is ${W}\\nnext step"}\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input, input.includes("staple") ? "correct horse battery staple" : input.includes("Tr0ub4dor") ? "Tr0ub4dor&3" : input.includes("P@ss") ? "P@ssw0rd!2024" : W));
   }
   test("from the old one to the new one: both go", () => onlySecretGoes(`Changed the password from \`OldPass123\` to \`${W}\`.\n`, "OldPass123", W));
   for (const input of [
     "The password is incorrect.\n",
+    '{"msg": "password is incorrect"}\n',
+    'log.info("password was reset")\n',
     "Enter your password to log in.\n",
     "The password is required.\n",
     "Store the password as SHA256 hashes.\n",

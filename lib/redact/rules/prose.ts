@@ -21,8 +21,12 @@ import { isAsciiLetter, isWordUnit, madeUp, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
 import type { Rule } from "../types.ts";
 
-/** A value set apart: a code span (group n), double quotes (n + 1), single quotes (n + 2); or a bare word (n + 3). */
-const VALUE = String.raw`(?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})'|([^\s\x60"'(),;]{4,256}?)(?=[.,;:!?)]?(?:[ \t\r\n]|$)))`;
+/**
+ * A value set apart: a code span (group n), double quotes (n + 1), single quotes (n + 2); or a bare
+ * word (n + 3), ended by a space, a line's end, or the end of the JSON string the sentence is in
+ * (`"msg": "password is X"`, `…X\n`).
+ */
+const VALUE = String.raw`(?:\x60([^\x60\n]{1,256})\x60|"([^"\n]{1,256})"|'([^'\n]{1,256})'|([^\s\x60"'(),;]{4,256}?)(?=[.,;:!?)]?(?:[ \t\r\n"]|\\[nrt"]|$)))`;
 /** The noun: a password's, the rest of a name around it (`DB_PASSWORD`, `passwords`), a code span's closing tick. */
 const NOUN = String.raw`(?:password|passphrase|passwd)\w{0,40}\x60?`;
 /**
