@@ -188,6 +188,7 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
   else if ((c === "|" || c === "?") && s[i + 1] === c && s[i + 2] === "=") i += 3; // `DB_PASSWORD ||= "x"`, `??=`: a default
   else if (c === "=" || c === ":") i += 1;
   else if (c === "-" && sp > 0 && QUOTED_AFTER_DASH.test(s.slice(i + 1, i + 7))) i += 1; // `token - 'value'`
+  else if (c === "<" && s[i + 1] === "-" && sp > 0 && QUOTED_AFTER_ARROW.test(s.slice(i + 2, i + 8))) i += 2; // R's `password <- "x"`
   else if (c === ">" && s[keyStart - 1] === "<") {
     i += 1; // <password>x</password>
     xml = true;
@@ -293,7 +294,7 @@ function separatorAfter(s: string, b: number): boolean {
   } else if (c0 === 92) i += 2;
   for (let sp = 0; sp < 8 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9); sp++) i++;
   const c = s.charCodeAt(i);
-  return c === 61 || c === 58 || c === 45 || c === 62 || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b) || ((c === 124 || c === 63) && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === 61);
+  return c === 61 || c === 58 || c === 45 || c === 62 || (c === 60 && s.charCodeAt(i + 1) === 45) || (c === 63 && s.charCodeAt(i + 1) === 61 && i > b) || ((c === 124 || c === 63) && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === 61);
 }
 
 /**
@@ -402,6 +403,8 @@ const NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
 // After a dash separator only a quoted value counts: a bare one is arithmetic or prose.
 const QUOTED_AFTER_DASH = /^[ \t]{1,4}["'`]/;
+/** R's assignment arrow: a quoted literal after it (`password <- "x"`); Go's `token <- ch` and Haskell's `pw <- getLine` send or bind names. */
+const QUOTED_AFTER_ARROW = /^[ \t]{1,4}["']/;
 // What ends a bare value that opens a line: whitespace, quotes, escapes and `;`.
 const BARE_WORD_STOP = new UnitSet(" \t\r\n\"'`;\\");
 // An identifier or member path followed by an indexer or a call.
@@ -1067,7 +1070,7 @@ const ENV_AFTER = new UnitSet(" \t\r\n\"',;)]}&|\x60");
 
 /** Terms whose occurrence triggers the key/value rule (lowercase). */
 export const CONTEXT_KEYWORDS: readonly string[] = [
-  "pass", "pwd", "pw=", "psk", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
+  "pass", "pwd", "pw=", "_pw", "-pw", "psk", "token", "secret", "auth", "key", "credential", "creds", "cookie", "session", "dsn", "jwt",
   "otp", "salt", "connection", "conn_", "connstr", "database", "db_", "webhook", "dockercfg", "dockerconfigjson",
 ];
 

@@ -22,7 +22,7 @@ export interface KeyClass {
 // Terms that may end a longer word ("pgpassword", "githubtoken", "mysecret").
 const SUFFIX_TERMS = ["password", "passwd", "passphrase", "passcode", "token", "secret", "apikey", "credentials", "credential", "cookie"];
 // Terms that must start a word ("pass" in "bypass" or "auth" in "oauth" mean nothing).
-const WORD_TERMS = ["pass", "pwd", "psk", "auth", "authorization", "dsn", "jwt", "otp", "totp", "hotp", "salt", "creds", "session", "sessionid", "bearer", "privatekey", "accesskey", "secretkey", "accountkey", "signingkey", "encryptionkey", "masterkey", "sharedaccesskey", "authkey", "sessionkey", "apitoken", "dockerconfigjson", "dockercfg", "connectionstring", "webhook"];
+const WORD_TERMS = ["pass", "pwd", "pw", "psk", "auth", "authorization", "dsn", "jwt", "otp", "totp", "hotp", "salt", "creds", "session", "sessionid", "bearer", "privatekey", "accesskey", "secretkey", "accountkey", "signingkey", "encryptionkey", "masterkey", "sharedaccesskey", "authkey", "sessionkey", "apitoken", "dockerconfigjson", "dockercfg", "connectionstring", "webhook"];
 // Terms a short qualifier may be glued to (`dbpass`), and the qualifiers: not `bypass`, `compass`, `surpass`.
 const GLUED_TERMS = ["pass", "pwd"];
 const GLUED_QUALIFIERS = new Set(["db", "admin", "root", "user", "mysql", "pg", "psql", "redis", "smtp", "mail", "ftp", "sftp", "ldap", "sql", "bind", "vnc", "wifi", "app", "sa", "su", "sudo", "proxy", "rpc", "mongo", "amqp", "mq"]);
@@ -61,7 +61,9 @@ const HEAD_NEG = new Set([
   "public", "publishable", "no", "skip",
 ]);
 // Keys that look secret but hold the working directory or a count.
-const EXACT_NEG = new Set(["pwd", "oldpwd", "tokens", "passed", "session"]);
+// `pw` alone is a word (Playwright's `pw`, a short name) but a password's in `db_pw`, `ROOT_PW`: only
+// qualified, as `pwd` is (a query's `&pw=` is context.ts's).
+const EXACT_NEG = new Set(["pwd", "oldpwd", "pw", "tokens", "passed", "session"]);
 const EXACT_POS: Record<string, string> = {
   "private_key_id": "gcp-private-key-id",
   "privatekeyid": "gcp-private-key-id",
@@ -88,7 +90,7 @@ export function keyWords(key: string): string[] {
 function kindFor(key: string, words: readonly string[], term: string): KeyClass {
   const j = words.join("_");
   // A Wi-Fi pre-shared key (`psk=`, `wpa_psk`) is the network's password.
-  const isPw = /pass|pwd|psk/.test(term);
+  const isPw = /pass|pwd|^pw$|psk/.test(term);
   if (/aws/.test(j) && /secret/.test(j)) return { kind: "aws-secret-access-key", password: false };
   if (/aws/.test(j) && /session/.test(j) || /amz_security/.test(j)) return { kind: "aws-session-token", password: false };
   if (/secret_access_key|secretaccesskey/.test(j)) return { kind: "aws-secret-access-key", password: false };

@@ -139,6 +139,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["Set-Item heads with no value: Set-Item -Path Env:DB_PASSWORD Set-Item …", fill("Set-Item -Path Env:DB_PASSWORD ")],
     ["bold markers after the noun never closed: password **a password **a …", fill("with password **a ")],
     ["one bold value run long after the noun: password **aaaa…", `with password **${"a".repeat(SIZE)}`],
+    ["R arrows with no literal: password <- password <- …", fill("password <- ")],
+    ["qualified pw keys with no value: db_pw= db_pw= …", fill("db_pw= ")],
     ["quoted pwd keys, each with a password: \"pwd\":\"Xk9mQ2vL7pR4\", …", fill('"pwd":"Xk9mQ2vL7pR4",')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],

@@ -756,6 +756,12 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     ['{"user":"bob","pwd":"CorrectHorseBattery"}\n', "CorrectHorseBattery"],
     ["pwd = 'CorrectHorseBattery'\n", "CorrectHorseBattery"],
     ['  pwd: "Tr0ub4dor&3"\n', "Tr0ub4dor&3"],
+    // `pw` qualified (`db_pw`, `ROOT_PW`, `admin-pw`): a password's key.
+    ["DB_PW=CorrectHorseBattery\n", "CorrectHorseBattery"],
+    ['root_pw: "CorrectHorseBattery"\n', "CorrectHorseBattery"],
+    ["--admin-pw CorrectHorseBattery\n", "CorrectHorseBattery"],
+    // R's assignment arrow before a literal.
+    ['db_password <- "CorrectHorseBattery"\n', "CorrectHorseBattery"],
   ] as const) {
     test(JSON.stringify(text.split("\n").find((l) => l.includes(value))), () => onlyValueGoes(text, value));
   }
@@ -774,6 +780,10 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     '"pwd": "."\n',
     '"pwd": "C:\\\\Users\\\\me"\n',
     "bash: pwd: command not found\n",
+    // `pw` alone is a name (Playwright's), and R's arrow binds a call, Go's sends on a channel.
+    'const pw = require("playwright")\npw: 3\n',
+    'db_password <- Sys.getenv("DB_PASSWORD")\ntoken <- ch\n',
+    "DB_PW=${DB_PW}\nmy_pwm: 4\n",
     "pwd: ${{ github.workspace }}\n",
   ]) {
     test(`stays: ${JSON.stringify(text)}`, () => staysWhole(text));
