@@ -331,42 +331,55 @@ export class Copies {
 
   /**
    * Copies of the long forms: the text's windows at every `stride`-th
-   * position; where one's bit is set, each of the `stride` starts it may be
-   * window 0..stride-1 of (every start is reached from exactly one sampled
-   * position) looks its first eight units up among the forms' heads, then,
-   * for each length a form with that head has, its last four units: a form
-   * is compared with the text only when head, length and tail all agree.
+   * position; where one's bit is set, the starts it may be window
+   * 0..stride-1 of (every start is reached from exactly one sampled
+   * position), narrowed to the offsets at which a form has a window of its
+   * hash (`offsets`: most passes are chance, one in 32, and each start
+   * costs a lookup in a table of a quarter megabyte), look their first
+   * eight units up among the forms' heads, then, for each length a form
+   * with that head has, its last four units: a form is compared with the
+   * text only when head, length and tail all agree.
    */
   private sampledCopies(s: string, u: Uint16Array, ix: SampledIndex, budget: { left: number }, hits: [number, number, Known][]): void {
-    const { stride, windows, windowShift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys, forms, minLen } = ix;
-    const groupMask = groupSlots.length - 1;
+    const { stride, windows, windowShift, offsets, offsetShift } = ix;
     const n = u.length;
     const last = n - 4;
     for (let p = 0; p <= last && budget.left > 0; p += stride) {
-      const x = mix4(key4u(u, p)) >>> windowShift;
+      const h = mix4(key4u(u, p));
+      const x = h >>> windowShift;
       if ((windows[x >>> 5]! & (1 << (x & 31))) === 0) continue;
-      for (let i = Math.max(0, p - stride + 1); i <= p; i++) {
-        if (i + minLen > n) break;
-        const h = mix8(key4u(u, i), key4u(u, i + 4));
-        let slot = h >>> groupShift;
-        let g = groupSlots[slot]!;
-        while (g !== 0 && groupHeads[g] !== h) {
-          slot = (slot + 1) & groupMask;
-          g = groupSlots[slot]!;
-        }
-        if (g === 0) continue;
-        for (let l = lenOff[g - 1]!, end = lenOff[g]!; l < end; l++) {
-          const len = lenFlat[l]!;
-          budget.left--;
-          if (i + len > n) continue;
-          const k = mix3(h, len, key4u(u, i + len - 4));
-          for (let f = formBuckets[k >>> formShift]!; f !== 0; f = formNext[f]!) {
-            if (formKeys[f] !== k) continue;
-            budget.left -= 16;
-            const v = forms[f]!;
-            if (v.text.length === len && s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + len, v.known]);
-          }
-        }
+      const mask = offsets[h >>> offsetShift]!;
+      for (let b = 0; b < 8; b++) {
+        if ((mask & (1 << b)) === 0) continue;
+        for (let o = b; o < stride; o += 8) if (p - o >= 0) this.startsAt(s, u, ix, p - o, budget, hits);
+      }
+    }
+  }
+
+  /** The forms that start at `i`: head, then each length the head's group has, then tail, then the text. */
+  private startsAt(s: string, u: Uint16Array, ix: SampledIndex, i: number, budget: { left: number }, hits: [number, number, Known][]): void {
+    const { groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys, forms, minLen } = ix;
+    const n = u.length;
+    if (i + minLen > n) return;
+    const groupMask = groupSlots.length - 1;
+    const h = mix8(key4u(u, i), key4u(u, i + 4));
+    let slot = h >>> groupShift;
+    let g = groupSlots[slot]!;
+    while (g !== 0 && groupHeads[g] !== h) {
+      slot = (slot + 1) & groupMask;
+      g = groupSlots[slot]!;
+    }
+    if (g === 0) return;
+    for (let l = lenOff[g - 1]!, end = lenOff[g]!; l < end; l++) {
+      const len = lenFlat[l]!;
+      budget.left--;
+      if (i + len > n) continue;
+      const k = mix3(h, len, key4u(u, i + len - 4));
+      for (let f = formBuckets[k >>> formShift]!; f !== 0; f = formNext[f]!) {
+        if (formKeys[f] !== k) continue;
+        budget.left -= 16;
+        const v = forms[f]!;
+        if (v.text.length === len && s.startsWith(v.text, i) && this.accept(s, i, v)) hits.push([i, i + len, v.known]);
       }
     }
   }
@@ -456,7 +469,8 @@ function buildTables(variants: readonly Variant[]): CopyIndex {
  * The sampled index of forms of SAMPLED_MIN+ characters: with `stride` the
  * shortest form's length less 3, a bit for each of every form's first
  * `stride` four-character windows (a hash of key4 into `bits`, sized for
- * about one window in 32 to pass by chance). Then, in typed arrays, the
+ * about one window in 32 to pass by chance), and by a coarser hash the
+ * offsets those windows sit at. Then, in typed arrays, the
  * forms' heads (mix8 of the first eight units; forms sharing one are a
  * group) with each group's lengths, and the forms by head, length and last
  * four units (mix3): a prefix family's forms (`ghp_…`, JWTs, which share
@@ -471,6 +485,12 @@ interface SampledIndex {
   readonly stride: number;
   readonly windows: Int32Array;
   readonly windowShift: number;
+  /**
+   * Per window hash (its top `32 - offsetShift` bits), the offsets within a form (mod 8, as bits) at
+   * which a window with that hash begins: a passing window is looked up only as those starts.
+   */
+  readonly offsets: Uint8Array;
+  readonly offsetShift: number;
   /** Open addressing on a head's top bits: group numbers from 1, 0 for an empty slot. */
   readonly groupSlots: Int32Array;
   readonly groupShift: number;
@@ -507,6 +527,9 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
   for (const v of variants) minLen = Math.min(minLen, v.text.length);
   const stride = minLen - 3;
   const w = bitTable(variants.length * stride, 32);
+  const offsetLog = Math.min(20, Math.max(12, Math.ceil(Math.log2(variants.length * stride * 4))));
+  const offsets = new Uint8Array(1 << offsetLog);
+  const offsetShift = 32 - offsetLog;
   const count = variants.length + 1;
   const forms: Variant[] = [variants[0]!];
   const formKeys = new Int32Array(count);
@@ -525,7 +548,11 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
   const moreLens = new Map<number, number[]>();
   for (const v of variants) {
     const t = v.text;
-    for (let o = 0; o < stride; o++) setBit(w.bits, mix4(key4(t, o)) >>> w.shift);
+    for (let o = 0; o < stride; o++) {
+      const h = mix4(key4(t, o));
+      setBit(w.bits, h >>> w.shift);
+      offsets[h >>> offsetShift] = offsets[h >>> offsetShift]! | (1 << (o & 7));
+    }
     const f = forms.length;
     forms.push(v);
     const h = mix8(key4(t, 0), key4(t, 4));
@@ -568,7 +595,7 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
     formNext[f] = formBuckets[b]!;
     formBuckets[b] = f;
   }
-  return { forms, minLen, stride, windows: w.bits, windowShift: w.shift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys };
+  return { forms, minLen, stride, windows: w.bits, windowShift: w.shift, offsets, offsetShift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys };
 }
 
 /**
