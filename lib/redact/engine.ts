@@ -41,7 +41,9 @@ interface KeywordIndex {
   readonly words: readonly string[];
   /**
    * Each code unit's 6-bit code: 1-63 for the (case-folded) characters that
-   * open some keyword's first three, 0 for every other unit.
+   * open some keyword's first three, 0 for every other unit. Past ASCII they
+   * share one code (a keyword in another script: `пароль`, `密码`), so such a
+   * keyword's triple does not vouch for its first three: see verifyFrom.
    */
   readonly code: Uint8Array;
   /**
@@ -57,7 +59,9 @@ interface KeywordIndex {
   readonly listFlat: Int32Array;
   /** Keyword `k`'s characters are `wordChars[wordOff[k]..wordOff[k + 1])`. */
   readonly wordOff: Int32Array;
-  readonly wordChars: Uint8Array;
+  readonly wordChars: Uint16Array;
+  /** Where keyword `k`'s comparison starts: 3 when its triple's codes are its own first three, 0 when one is the shared code past ASCII. */
+  readonly verifyFrom: Uint8Array;
 }
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
@@ -72,20 +76,32 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   let ix = indexCache.get(rules);
   if (ix) return ix;
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
-  // Native calls for the per-character work: one check, one copy.
   const joined = words.join("");
-  if (/[^\x00-\x40\x5b-\x7f]/.test(joined)) throw new Error("a keyword is not lower-case ASCII");
-  const wordChars = new Uint8Array(Buffer.from(joined, "latin1"));
+  const wordChars = Uint16Array.from(joined, (ch) => ch.charCodeAt(0));
+  // Lower case (the pass folds capitals and compares the rest as is).
+  for (const c of wordChars) if ((c < 128 ? FOLD[c] : foldBeyond(c)) !== c) throw new Error("a keyword is not lower case");
   const wordOff = new Int32Array(words.length + 1);
+  const verifyFrom = new Uint8Array(words.length).fill(3);
   const code = new Uint8Array(65536);
   let codes = 0;
+  // The one code every unit past ASCII that opens a keyword shares (0 until one does).
+  let beyond = 0;
   for (let k = 0; k < words.length; k++) {
     const len = words[k]!.length;
-    // ASCII only, lower case (checked above): the pass folds A-Z and compares the rest as is.
     if (len < 2) throw new Error(`bad keyword ${words[k]}`);
     wordOff[k + 1] = wordOff[k]! + len;
     for (let j = 0; j < 3 && j < len; j++) {
       const c = wordChars[wordOff[k]! + j]!;
+      if (c >= 128) {
+        verifyFrom[k] = 0;
+        if (beyond === 0) {
+          if (++codes > 63) throw new Error("more than 63 characters open keywords");
+          beyond = codes;
+        }
+        code[c] = beyond;
+        code[capitalOf(c)] = beyond;
+        continue;
+      }
       if (code[c] === 0) {
         if (++codes > 63) throw new Error("more than 63 characters open keywords");
         code[c] = codes;
@@ -123,14 +139,37 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     const n = wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
     for (let x = 0; x < n; x++) listFlat[counts[triples[firstKey[k]! + x]!]!++] = k;
   }
-  ix = { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars };
+  ix = { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom };
   indexCache.set(rules, ix);
   return ix;
 }
 
-/** ASCII letters folded to lower case; every other unit below 128 as it is, and 128 for the rest. */
+/** ASCII letters folded to lower case; every other unit below 128 as it is, and 128 for the rest (foldBeyond's). */
 const FOLD = new Uint8Array(65536).fill(128);
 for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
+
+/**
+ * A unit past ASCII folded to lower case: Latin-1's capitals (`Ñ`, `Ö`), Cyrillic's (`П`, `Ё`), and
+ * the Latin extensions' that pair a capital with the next unit (`Ł`, `Ş`, `Ă`, `Ș`, Vietnamese's
+ * `Ậ`); every other as it is (CJK, Arabic, Hebrew and the like have no case). A function, not a
+ * table: a 64K-entry table filled at start-up cost a cold hook more than the rare compares it serves.
+ */
+const foldBeyond = (c: number): number => {
+  if ((c >= 0xc0 && c <= 0xde && c !== 0xd7) || (c >= 0x410 && c <= 0x42f)) return c + 32;
+  if (c >= 0x400 && c <= 0x40f) return c + 80;
+  return pairedCapital(c) ? c + 1 : c;
+};
+/** Whether `c` is a capital whose small letter is `c + 1` (Latin Extended-A and -B's pairs, Latin Extended Additional). */
+const pairedCapital = (c: number): boolean =>
+  ((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177) || (c >= 0x218 && c <= 0x21f) || (c >= 0x1e00 && c <= 0x1eff)) ? c % 2 === 0 : (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e) ? c % 2 === 1 : false;
+/** The capital foldBeyond folds to lower-case `c`, or `c`. */
+const capitalOf = (c: number): number => {
+  if ((c >= 0xe0 && c <= 0xfe && c !== 0xf7) || (c >= 0x430 && c <= 0x44f)) return c - 32;
+  if (c >= 0x450 && c <= 0x45f) return c - 80;
+  return pairedCapital(c - 1) ? c - 1 : c;
+};
+/** Whether text unit `c` folds to keyword unit `w`. */
+const foldsTo = (c: number, w: number): boolean => FOLD[c] === w || (c >= 128 && foldBeyond(c) === w);
 
 /**
  * Every occurrence of every keyword, ASCII case-insensitive, in one pass over
@@ -143,7 +182,7 @@ for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
  * token runs that every scan pays anyway.
  */
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
-  const { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars } = ix;
+  const { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom } = ix;
   const n = u.length;
   // Only the keywords that occur are listed and visited after the pass: a record of thousands of
   // short strings paid for every keyword (323) per string.
@@ -160,9 +199,9 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
         const from = wordOff[k]!;
         const len = wordOff[k + 1]! - from;
         if (i + len > n) continue;
-        // The codes matched the first three; the rest compares folded.
-        let j = 3;
-        while (j < len && FOLD[u[i + j]!] === wordChars[from + j]) j++;
+        // The codes matched the first three (unless one is the shared code past ASCII); the rest compares folded.
+        let j = verifyFrom[k]!;
+        while (j < len && foldsTo(u[i + j]!, wordChars[from + j]!)) j++;
         if (j < len) continue;
         let h = byWord[k];
         if (h === undefined) {

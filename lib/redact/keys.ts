@@ -549,7 +549,26 @@ const kLog2k = (k: number): number => (k < K_LOG2_K.length ? K_LOG2_K[k]! : k * 
 // not random letters and digits (`%k3iYxBbFB3wq%`).
 const REFERENCE = /^(?:<|\$\{|\$\(|\$[A-Za-z_][A-Za-z0-9_]*(?:$|[/\\:;.,@"'])|%_?(?:[A-Z][A-Z0-9]*|[a-z][a-z0-9]*|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+)(?:_(?:[A-Z][A-Z0-9]*|[a-z][a-z0-9]*|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+))*_?%(?:$|[/\\;.])|\{\{|<[^>]{0,80}>$|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|env\(|secrets\.|vault:|arn:aws:secretsmanager|ref\+|!Ref|!Sub|&|\*)/;
 const PLACEHOLDER = /example|sample|placeholder|your[_-]|yourtoken|yourpass|yoursecret|yourkey|changeme|change_me|change-me|dummy|redacted|xxxx|\*\*\*|•••|todo|fixme|replace|insert|fake|lorem|<[A-Za-z_ -]{1,40}>|\.\.\./i;
+/**
+ * "Password" in the languages agents are most often asked in, lower case: the nouns
+ * rules/languages.ts finds a password after, and words no password is (a translation file's
+ * `"password": "Passwort"` is a label). English's are prose.ts's and the key rules'.
+ */
+export const PASSWORD_NOUNS: readonly string[] = [
+  // German, Dutch, the Nordic languages, Estonian
+  "passwort", "kennwort", "wachtwoord", "lösenord", "passord", "adgangskode", "salasana", "parool",
+  // Romance
+  "contraseña", "contrasena", "senha", "mot de passe", "parolă",
+  // Slavic, Hungarian, Turkish (and Romanian's and Turkish's parola)
+  "hasło", "haslo", "heslo", "geslo", "lozinka", "jelszó", "şifre", "parola", "пароль", "парола", "гасло",
+  // Asian
+  "密码", "密碼", "口令", "パスワード", "비밀번호", "암호", "mật khẩu", "kata sandi", "kata laluan", "รหัสผ่าน", "पासवर्ड",
+  // Arabic, Persian, Hebrew, Greek
+  "كلمة المرور", "كلمة السر", "رمز عبور", "סיסמה", "סיסמא", "κωδικός",
+];
+
 const SIMPLE_WORDS = new Set([
+  ...PASSWORD_NOUNS,
   "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "test", "testing", "secret",
   "password", "passwd", "token", "string", "str", "number", "int", "bool", "boolean", "bytes", "any", "object", "text",
   "varchar", "char", "hidden", "required", "optional", "secretstr", "secretbytes", "default", "string;", "str,",

@@ -28,6 +28,7 @@ import { SQL_RULES } from "./rules/sql.ts";
 import { ENV_DEFAULT_RULES } from "./rules/env-default.ts";
 import { MARKUP_RULES } from "./rules/markup.ts";
 import { PROSE_RULES } from "./rules/prose.ts";
+import { LANGUAGE_RULES } from "./rules/languages.ts";
 import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
@@ -48,6 +49,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...ENV_DEFAULT_RULES.map((r) => [r, "env-default"] as [Rule, string]),
   ...MARKUP_RULES.map((r) => [r, "markup"] as [Rule, string]),
   ...PROSE_RULES.map((r) => [r, "prose"] as [Rule, string]),
+  ...LANGUAGE_RULES.map((r) => [r, "language"] as [Rule, string]),
 ]);
 
 /** Every structural rule, in the order above (the order their finds are listed in). */
