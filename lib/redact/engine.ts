@@ -76,10 +76,11 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   let ix = indexCache.get(rules);
   if (ix) return ix;
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
+  // Native calls for the per-character work: one check, one copy.
   const joined = words.join("");
-  const wordChars = Uint16Array.from(joined, (ch) => ch.charCodeAt(0));
   // Lower case (the pass folds capitals and compares the rest as is).
-  for (const c of wordChars) if ((c < 128 ? FOLD[c] : foldBeyond(c)) !== c) throw new Error("a keyword is not lower case");
+  if (joined.toLowerCase() !== joined) throw new Error("a keyword is not lower case");
+  const wordChars = codeUnits(joined);
   const wordOff = new Int32Array(words.length + 1);
   const verifyFrom = new Uint8Array(words.length).fill(3);
   const code = new Uint8Array(65536);
