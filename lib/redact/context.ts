@@ -43,6 +43,43 @@ function yamlTagged(s: string, start: number): boolean {
  */
 const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
+/** A YAML block scalar's header: literal or folded, a chomping indicator, an indentation digit. */
+const BLOCK_HEADER = /[|>](?:[-+]?[1-9]?|[1-9][-+])(?=[ \t\r]*\n)/y;
+
+/**
+ * The one line of a YAML block scalar whose header ends at `at` (spaces, then the line's end), under
+ * the key at `keyStart`: `[start, end]` of its text (indentation and trailing spaces off) when the
+ * line is indented past the key's line and the next is not (or is blank, or the text ends); else
+ * undefined.
+ */
+function oneLineBlock(s: string, at: number, keyStart: number): [number, number] | undefined {
+  let i = at;
+  while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9 || s.charCodeAt(i) === 13) i++;
+  if (s.charCodeAt(i) !== 10) return undefined;
+  let keyLine = keyStart;
+  while (keyLine > 0 && s.charCodeAt(keyLine - 1) !== 10) keyLine--;
+  let keyIndent = 0;
+  while (s.charCodeAt(keyLine + keyIndent) === 32) keyIndent++;
+  const from = i + 1;
+  let start = from;
+  while (s.charCodeAt(start) === 32) start++;
+  if (start - from <= keyIndent) return undefined;
+  let end = start;
+  while (end < s.length && end - start < VALUE_MAX && s.charCodeAt(end) !== 10 && s.charCodeAt(end) !== 13) end++;
+  let next = end;
+  while (s.charCodeAt(next) === 13) next++;
+  if (next < s.length) {
+    // The next line: blank (the block's end, or a blank line inside it: a one-line value either way
+    // when nothing indented follows), or indented no further than the key (the block has ended).
+    let j = next + 1;
+    let indent = 0;
+    while (s.charCodeAt(j + indent) === 32) indent++;
+    const c = s.charCodeAt(j + indent);
+    if (indent > keyIndent && c !== 10 && c !== 13 && j + indent < s.length) return undefined;
+  }
+  while (end > start && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;
+  return end > start ? [start, end] : undefined;
+}
 const TYPE_WORD = /^(?:str|string|String|bytes|SecretStr|SecretString|Optional\[str\]|Option|int|Secret)$/;
 /** `${NAME:default}` or `${NAME:-default}`, the whole value: the default in group 1. */
 const DEFAULT_AFTER_REF = /\$\{[A-Za-z_][\w.-]{0,95}:-?([^{}$\s][^{}\n]{0,4095})\}(?=["'`\s;,]|$)/y;
@@ -63,12 +100,14 @@ const STRING_PREFIX = /[bBfF](?=["'])/y;
 
 /**
  * How many units lie between a separator and the literal it assigns: a declaration's type (after `:`
- * only), then a wrapper call, then a string prefix; `format` when the prefix is an f-string's (a
+ * only), then a wrapper call, then a string prefix (or C#'s verbatim `@`); `format` when the prefix is an f-string's (a
  * `{` after it is interpolation, and the caller reads no literal then).
  */
 function literalLead(s: string, i: number, typed: boolean): { skip: number; format: boolean } {
   let at = i;
   const c0 = s.charCodeAt(at);
+  // C#'s verbatim string (`@"x"`): its `@` is the lead.
+  if (c0 === 64 && s.charCodeAt(at + 1) === 34) return VERBATIM_LEAD;
   // Every lead opens with a letter, `&` (a reference type) or `[` (Go's `[]byte`), and its first word
   // ends in a call's `(`, a space, a type's `<` `?` `'` or `]`, `=`, or a prefix's quote: most values
   // are a literal already, or a word or token that ends otherwise, and stop here.
@@ -101,6 +140,7 @@ function literalLead(s: string, i: number, typed: boolean): { skip: number; form
   return at > i && (q === 34 || q === 39) ? { skip: at - i, format } : NO_LEAD;
 }
 const NO_LEAD = { skip: 0, format: false };
+const VERBATIM_LEAD = { skip: 1, format: false };
 
 /** `[A-Za-z0-9_.:]`: a name's or a path's units (`String::from`, `bcrypt.hash`, `std::string::String`). */
 const isPathUnit = (c: number): boolean => isWordUnit(c) || c === 46 || c === 58;
@@ -806,6 +846,19 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     const tagged = CORE_TAG.test(value) ? valueAt(s, v.end, max) : undefined;
     if (!tagged) return;
     v = tagged;
+    value = s.slice(v.start, v.end);
+  }
+  // A YAML block scalar's header where the value would be (`password: |`, `DB_PASSWORD: >-`): a block of
+  // one line under it is the value, judged as a quoted one (a longer block is a key's or a cert's, whose
+  // own rules read it).
+  // (`>` stops a bare value: the header is read from the text.)
+  const h0 = s.charCodeAt(v.start);
+  if (v.bare && (h0 === 124 || h0 === 62) && yamlTagged(s, v.start)) {
+    BLOCK_HEADER.lastIndex = v.start;
+    if (!BLOCK_HEADER.test(s)) return;
+    const line = oneLineBlock(s, BLOCK_HEADER.lastIndex, keyStart);
+    if (!line) return;
+    v = { start: line[0], end: line[1], flag: false };
     value = s.slice(v.start, v.end);
   }
   // A reference with a default (Spring's `${DB_PASSWORD:word}`, the shell's `${DB_PASSWORD:-word}`): the

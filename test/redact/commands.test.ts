@@ -839,10 +839,18 @@ describe("a settings object's setter: key then value", () => {
     `props.put("password", "${W}");\n`,
     `props.setProperty("mail.smtp.password", "${W}");\n`,
     `config.set("database", "password", "${W}")\n`,
+    `ini_set('mysql.default_password', '${W}');\n`,
+    // A builder's or a bean's password as a literal, and FactoryBot's block.
+    `new PostgreSQLContainer("postgres:16").withPassword("${W}")\n`,
+    `dataSource.setPassword("${W}");\n`,
+    `User.builder().name("bob").password("${W}").build()\n`,
+    `factory :user do\n  email { "a@b.c" }\n  password { "${W}" }\nend\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input, W));
   }
   for (const input of [
+    "readUserInfo.password('New password: ')\nreadUserInfo.password('       Again:     ')\n",
+    'yup.string().password("Must be strong")\nsetPassword(getPw())\nform.password("")\n',
     'props.put("password", password);\n',
     'props.setProperty("mail.smtp.user", "alice");\n',
     'headers.set("Accept", "application/json");\n',

@@ -760,6 +760,10 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     ["DB_PW=CorrectHorseBattery\n", "CorrectHorseBattery"],
     ['root_pw: "CorrectHorseBattery"\n', "CorrectHorseBattery"],
     ["--admin-pw CorrectHorseBattery\n", "CorrectHorseBattery"],
+    // A YAML block scalar of one line under a password key, and C#'s verbatim string.
+    ["env:\n  DB_PASSWORD: >-\n    CorrectHorseBattery\n  LOG_LEVEL: debug\n", "CorrectHorseBattery"],
+    ["tls:\n  password: |\n    CorrectHorseBattery\nnext: 1\n", "CorrectHorseBattery"],
+    ['options.Password = @"CorrectHorseBattery";\n', "CorrectHorseBattery"],
     // R's assignment arrow before a literal.
     ['db_password <- "CorrectHorseBattery"\n', "CorrectHorseBattery"],
   ] as const) {
@@ -780,6 +784,9 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     '"pwd": "."\n',
     '"pwd": "C:\\\\Users\\\\me"\n',
     "bash: pwd: command not found\n",
+    // A block of two lines is a key's or a cert's (their rules'), and `>` after a colon on a command line is a redirection.
+    "password: |\n  line one\n  line two\n",
+    "cmd: echo a | tee\npassword: >file.txt\n",
     // `pw` alone is a name (Playwright's), and R's arrow binds a call, Go's sends on a channel.
     'const pw = require("playwright")\npw: 3\n',
     'db_password <- Sys.getenv("DB_PASSWORD")\ntoken <- ch\n',

@@ -257,6 +257,15 @@ export const SETTER_RULES: readonly Rule[] = [
     String.raw`(?:(?<=(?:^|[^\w])(?:HTTP)?)(?:Basic|Digest)Auth\(|(?<![\w.])auth[ \t]?=[ \t]?\(|\.login\()[ \t]*${CALL_ARG}[ \t]*,[ \t]*${literal(1024)}[ \t]*[,)]`,
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
+  // A builder's or a bean's password given as a literal: Testcontainers' `.withPassword("x")`,
+  // `dataSource.setPassword("x")`, a builder's `.password("x")`, Ruby's FactoryBot `password { "x" }`.
+  regexRule(
+    "password",
+    ["password(", "password {", "password{"],
+    String.raw`(?:(?<=\.(?:[wW]ith|[sS]et)?)[pP]assword\(|(?<=(?:^|\n)[ \t]{0,16})password(?:_confirmation)?[ \t]?\{)[ \t]*${literal(1024)}[ \t]*[)}]`,
+    // A reader's prompt is no password (npm's `readUserInfo.password('New password: ')`): padded, or ending as a question or label does.
+    { priority: 2, group: firstMatched(1, 2), accept: (v) => v.trim() === v && !/[:?]$/.test(v) && codeLiteralPassword(v) },
+  ),
   // Credential objects built from a user and a password: .NET's `new NetworkCredential("u", "x")`, Apache
   // HttpClient's `UsernamePasswordCredentials`, Spring Security's `UsernamePasswordAuthenticationToken`,
   // Java's `PasswordAuthentication("u", "x".toCharArray())`.
@@ -318,11 +327,12 @@ export const SETTER_RULES: readonly Rule[] = [
     { priority: 2, group: firstMatched(1, 2), accept: codeLiteralPassword },
   ),
   // A settings object's setter, key then value: Java's `System.setProperty("db.password", "x")`,
-  // `props.put("password", "x")`, ConfigParser's `config.set("database", "password", "x")` (a section first).
+  // `props.put("password", "x")`, ConfigParser's `config.set("database", "password", "x")` (a section
+  // first), PHP's `ini_set('mysql.default_password', 'x')`.
   regexRule(
     "password",
-    [".setproperty(", ".put(", ".set("],
-    String.raw`\.(?:setProperty|put|set)\([ \t]*(?:(?:"[^"\n]{1,96}"|'[^'\n]{1,96}')[ \t]*,[ \t]*(?=["'][^"'\n]{1,96}["'][ \t]*,))?${literal(96)}[ \t]*,[ \t]*${literal(4096)}[ \t]*\)`,
+    [".setproperty(", ".put(", ".set(", "ini_set("],
+    String.raw`(?:\.(?:setProperty|put|set)|(?<![\w$])ini_set)\([ \t]*(?:(?:"[^"\n]{1,96}"|'[^'\n]{1,96}')[ \t]*,[ \t]*(?=["'][^"'\n]{1,96}["'][ \t]*,))?${literal(96)}[ \t]*,[ \t]*${literal(4096)}[ \t]*\)`,
     { priority: 1, group: firstMatched(3, 4), accept: (v, m) => plausibleUnder(m[1] ?? m[2]!, v) },
   ),
   // `pulumi config set --secret NAME x` (or `--secret` last): the flag says it is a secret, whatever its name.
