@@ -43,6 +43,8 @@ function yamlTagged(s: string, start: number): boolean {
  */
 const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
+/** `name=value;` pairs, two or more (an ADO.NET, ODBC or libpq-with-semicolons connection string). */
+const PAIR_LIST = /^[ \t]*(?:[A-Za-z][\w .-]{0,40}=[^;=\n]*;[ \t]*){1,40}[A-Za-z][\w .-]{0,40}=[^;=\n]*;?[ \t]*$/;
 /** A YAML block scalar's header: literal or folded, a chomping indicator, an indentation digit. */
 const BLOCK_HEADER = /[|>](?:[-+]?[1-9]?|[1-9][-+])(?=[ \t\r]*\n)/y;
 
@@ -884,6 +886,11 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   if (value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\//.test(value) && cls.kind !== "webhook-url") return;
   // So is Go's MySQL DSN, `user:password@tcp(host)/db` (connection.ts).
   if (value.includes("@") && GO_MYSQL_DSN.test(value)) return;
+  // And an ADO.NET or ODBC string under a connection string's key (`ConnectionString =
+  // "Server=db;Database=app;Trusted_Connection=True;"`): its pairs are read as pairs (`Password=`,
+  // `Pwd=`, `AccountKey=` go, the server and database stay), and with none that names a secret
+  // nothing in it is one.
+  if (cls.kind === "connection-string" && value.includes(";") && PAIR_LIST.test(value)) return;
   // A bare word is a reference in code (`password = userPassword`), but in an env file it is the
   // value itself (`DB_PASSWORD=CorrectHorseBattery`): an environment name opening its line, `=` right
   // after it, is judged as a quoted value is.

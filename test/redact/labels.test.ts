@@ -116,6 +116,12 @@ describe("weak or no labels", () => {
     expect(out).toContain(";Encrypt=true");
     const key = g.s(A.b64, 86) + "==";
     gone(`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${key};EndpointSuffix=core.windows.net`, key);
+    // Under a connection string's key, the pairs are read as pairs: only the password goes, and a string with none stays.
+    const inCode = r.text(`ConnectionString = "Server=db;Database=app;User Id=sa;Password=${pw};"\n`);
+    expect(inCode).toContain('ConnectionString = "Server=db;Database=app;User Id=sa;Password=[REDACTED:password:');
+    expect(inCode).not.toContain(pw);
+    const trusted = 'var ConnectionString = @"Server=.\\SQLEXPRESS;Database=app;Trusted_Connection=True;";\n';
+    expect(r.text(trusted)).toBe(trusted);
   });
   test("CLI flags: -p, --password, redis-cli -a", () => {
     const pw = tok(14);
