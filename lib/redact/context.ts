@@ -43,6 +43,16 @@ function yamlTagged(s: string, start: number): boolean {
  */
 const YAML_TAG = /^(?:!vault|!(?:Ref|GetAtt|Sub|Join|Select|Split|If|Equals|Not|And|Or|Condition|ImportValue|FindInMap|Base64|Cidr|GetAZs|Transform)|!!(?:str|binary|int|float|bool|null|map|seq|set|omap|timestamp))$/;
 const CORE_TAG = /^!!(?:str|binary)$/;
+/** A capitalised word and nothing else: a sentence's first word (SENTENCE_GOES_ON). */
+const SENTENCE_WORD = /^[A-Z][a-z]{1,15}$/;
+/** More words after the value on its line: a space, then a lower-case word. */
+const SENTENCE_GOES_ON = /^[ \t]{1,2}[a-z]{1,}(?:[ \t]|[.,!?]?$)/;
+/** Whether a label's colon (past spaces) stands right before `at`. */
+function colonBefore(s: string, at: number): boolean {
+  let i = at - 1;
+  while (i > 0 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i--;
+  return s.charCodeAt(i) === 58;
+}
 /** `name=value;` pairs, two or more (an ADO.NET, ODBC or libpq-with-semicolons connection string). */
 const PAIR_LIST = /^[ \t]*(?:[A-Za-z][\w .-]{0,40}=[^;=\n]*;[ \t]*){1,40}[A-Za-z][\w .-]{0,40}=[^;=\n]*;?[ \t]*$/;
 /** A YAML block scalar's header: literal or folded, a chomping indicator, an indentation digit. */
@@ -931,6 +941,9 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
       if (!(word && plausibleSecret(value, true, lastWord, cls.strict) && namedLiteral(ctx, key, keyStart, b, v, value, labelled))) return;
     }
   }
+  // A capitalised word opening a sentence after a label (`Password: Must be at least 8 characters`,
+  // `Password: Enter your password`): a form's text, not a value.
+  if (v.bare && SENTENCE_WORD.test(value) && colonBefore(s, v.start) && SENTENCE_GOES_ON.test(s.slice(v.end, v.end + 24))) return;
   // `.dockerconfigjson` / `.dockercfg`: base64 of a whole Docker config; its auths say what it holds.
   const docker = DOCKER_CONFIG_KEY.test(key) ? decodeBase64Text(value) : undefined;
   const f = docker !== undefined ? containerFinding(ctx, a, v.start, v.end, docker, "dockerconfigjson", undefined) : undefined;

@@ -765,6 +765,9 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     // `pw` qualified (`db_pw`, `ROOT_PW`, `admin-pw`): a password's key.
     ["DB_PW=CorrectHorseBattery\n", "CorrectHorseBattery"],
     ['root_pw: "CorrectHorseBattery"\n', "CorrectHorseBattery"],
+    // A value alone after the label, or an assignment's word with more after it, is still the value.
+    ["Password: Wintersunrise\n", "Wintersunrise"],
+    ["DB_PASSWORD=Wintersunrise be\n", "Wintersunrise"],
     ["--admin-pw CorrectHorseBattery\n", "CorrectHorseBattery"],
     // A YAML block scalar of one line under a password key, and C#'s verbatim string.
     ["env:\n  DB_PASSWORD: >-\n    CorrectHorseBattery\n  LOG_LEVEL: debug\n", "CorrectHorseBattery"],
@@ -790,6 +793,8 @@ describe("Makefiles, Terraform variables, query pairs and editor gutters", () =>
     '"pwd": "."\n',
     '"pwd": "C:\\\\Users\\\\me"\n',
     "bash: pwd: command not found\n",
+    // A form's text after the label: a capitalised word opening a sentence.
+    "Password: Enter your password\nPassword: Must be at least 8 characters\nPassword: Choose a strong one\n",
     // A block of two lines is a key's or a cert's (their rules'), and `>` after a colon on a command line is a redirection.
     "password: |\n  line one\n  line two\n",
     "cmd: echo a | tee\npassword: >file.txt\n",
