@@ -814,6 +814,8 @@ describe("servers' own config lines: a directive, a space, the password", () => 
     // An .msmtprc account: `user`, a few more directives, `password`.
     `account default\nhost smtp.gmail.com\nport 587\nauth on\nuser me@gmail.com\npassword ${W}\nfrom me@gmail.com\n`,
     `account work\n  user me\n  tls on\n  password "${W}"\n`,
+    // mysqld's first start logs the generated root password.
+    `2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: ${W}\n`,
   ]) {
     test(input.trim(), () => onlySecretGoes(input, W));
   }

@@ -147,6 +147,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["YAML block headers under password keys with no block: password: | password: | …", fill("password: |\n")],
     ["builder calls with no literal: .withPassword(.withPassword(…", fill(".withPassword(")],
     ["FactoryBot blocks never closed: password { \"a\" password { …", fill('password { "a" ')],
+    ["MySQL tables of one password row each: +---+ | password | a | +---+ …", fill("+----+----+\n| password | a |\n+----+----+\n")],
+    ["mysqld's temporary password lines with no value", fill("A temporary password is generated for root@localhost: \n")],
     ["quoted pwd keys, each with a password: \"pwd\":\"Xk9mQ2vL7pR4\", …", fill('"pwd":"Xk9mQ2vL7pR4",')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],

@@ -56,6 +56,8 @@ describe("tables: a row's name cell, a column's header", () => {
     [`┌─────────────┬──────────┐\n│ NAME        │ VALUE    │\n├─────────────┼──────────┤\n│ API_TOKEN   │ ${T} │\n└─────────────┴──────────┘\n`, T],
     [`| Key | Value |\n|---|---|\n| api_key | ${T} |\n`, T],
     [`| App | Secret key |\n| :-- | :-- |\n| web | ${T} |\n`, T],
+    // A CLI's Field/Value table (OpenStack's), the secret its last row: the rule under it is the table's bottom, no header's.
+    [`+----------+------------------+\n| Field    | Value            |\n+----------+------------------+\n| password | ${W}  |\n+----------+------------------+\n`, W],
   ] as const) {
     test(input.split("\n").filter(Boolean).pop()!.trim(), () => onlySecretGoes(input, secret));
   }

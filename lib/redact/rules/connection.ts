@@ -10,7 +10,8 @@
  * scheme before it (so the URL rule never reads it); and servers' own config
  * lines, a directive then a space then the password (redis.conf's
  * `requirepass`, slapd.conf's `rootpw`, HAProxy's `stats auth`, a
- * `.fetchmailrc` poll line's `password`, an `.msmtprc` account's).
+ * `.fetchmailrc` poll line's `password`, an `.msmtprc` account's; mysqld's log of
+ * the temporary root password it generated).
  */
 import { plausibleSecret, UnitSet } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
@@ -217,6 +218,12 @@ export const CONNECTION_RULES: readonly Rule[] = [
     group: firstMatched(1, 2),
     accept: (v) => plausibleSecret(v, true),
     near: { words: ["user", "login"], within: 1000 },
+  }),
+  // mysqld's first start (`--initialize`) logs the root account's generated password: `A temporary
+  // password is generated for root@localhost: X` (what `docker logs mysql | grep 'temporary password'` shows).
+  regexRule("password", ["password is generated for "], String.raw`(?<=temporary[ \t])password is generated for [^\s:]{1,128}:[ \t]{1,4}(\S{1,256})[ \t]*(?=\r?\n|$)`, {
+    priority: 2,
+    accept: (v) => plausibleSecret(v, true),
   }),
   // go-sql-driver/mysql: `user:password@tcp(host:3306)/db`, `@unix(/run/mysqld.sock)/db`; the password
   // is read behind the protocol, up to the user's colon (`%s` and `${DB_PASS}` are templates).

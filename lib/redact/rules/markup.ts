@@ -134,7 +134,7 @@ function readRow(ctx: ScanCtx, line: [number, number]): void {
   if (named.length === 0) return;
   const next = line[1] + (s.charCodeAt(line[1]) === 13 ? 2 : 1);
   const delim = next < s.length ? lineAt(s, next) : undefined;
-  if (delim && DELIMITER_ROW.test(s.slice(delim[0], delim[1]))) {
+  if (delim && DELIMITER_ROW.test(s.slice(delim[0], delim[1])) && !underHeader(s, line[0])) {
     // A header: the rows below, to the table's end (a box table's rules between rows are skipped).
     for (let r = delim[1] + 1; r < s.length; ) {
       const row = lineAt(s, r);
@@ -164,6 +164,22 @@ function readRow(ctx: ScanCtx, line: [number, number]): void {
     if (v[1] > v[0] && valueUnder(name, s.slice(v[0], v[1]), true)) pushValue(ctx, line[0], v, kind);
   }
 }
+
+/**
+ * Whether the row starting at `rowStart` sits under a header already: a MySQL table's rule right
+ * above it with a row above that (`| Field | Value |`, `+---+`, then this row). Its own rule below
+ * is then the table's bottom border (`| password | X |` as the last row), not a header's delimiter.
+ */
+function underHeader(s: string, rowStart: number): boolean {
+  if (rowStart < 2) return false;
+  const rule = lineAt(s, rowStart - 2);
+  if (!rule || !RULE_LINE.test(s.slice(rule[0], rule[1]))) return false;
+  if (rule[0] < 2) return false;
+  const above = lineAt(s, rule[0] - 2);
+  return above !== undefined && cellsOf(s, above[0], above[1]) !== undefined;
+}
+/** An ASCII table's rule (`+----+-------+`): the line MySQL draws above, under the header and below a table. */
+const RULE_LINE = /^[ \t]*\+-{3,}(?:\+-{3,})*\+[ \t]*\r?$/;
 
 /**
  * The line around `at` for a reader that remembers how far it read under memo key `to`; for a line
