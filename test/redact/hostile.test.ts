@@ -149,6 +149,7 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["FactoryBot blocks never closed: password { \"a\" password { …", fill('password { "a" ')],
     ["MySQL tables of one password row each: +---+ | password | a | +---+ …", fill("+----+----+\n| password | a |\n+----+----+\n")],
     ["mysqld's temporary password lines with no value", fill("A temporary password is generated for root@localhost: \n")],
+    ["login prose with URL slashes and no pair: Log in at http://x/ with a / Log in …", fill("Log in at http://x/ with a / ")],
     ["quoted pwd keys, each with a password: \"pwd\":\"Xk9mQ2vL7pR4\", …", fill('"pwd":"Xk9mQ2vL7pR4",')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],

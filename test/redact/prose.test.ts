@@ -40,6 +40,8 @@ describe("a password in an agent's own words", () => {
     `the password '${W}' works\n`,
     `Updated \`.env\`: \`DB_PASSWORD=${W}\`\n`,
     `You can log in with admin / \`${W}\`.\n`,
+    // A URL between the verb and the user (its slashes are no pair's).
+    `Grafana is ready. Log in at http://localhost:3000 with admin / \`${W}\`.\n`,
     `Credentials: \`admin\` / \`${W}\`\n`,
     `The passphrase is \`correct horse battery staple\`.\n`,
     // The sentence inside a JSON string (an Ansible debug task's msg, a log's message): its quote or escape ends the value.
