@@ -27,6 +27,17 @@ const QUERY_PASSWORD: KeyClass = { kind: "password", password: true };
  * working directory's name stays what it is (`PWD=/home/me`, `bash: pwd: command not found`).
  */
 const QUOTED_PWD: KeyClass = { kind: "password", password: true };
+/**
+ * The class of `pwd` or `pw` alone, which classifyKey gives none: `pwd` names the working directory
+ * (`PWD=/home/me`) and `pw` is a word, but a query or form pair's (`&pw=`, `?pwd=`, the key at `a`) is
+ * a password, and so may a quoted value under `pwd` be (QUOTED_PWD).
+ */
+function shortPasswordKey(s: string, a: number, key: string): KeyClass | null {
+  if (key.length > 3 || !PWD_KEY.test(key)) return null;
+  const before = s.charCodeAt(a - 1);
+  if (before === 38 || before === 63) return QUERY_PASSWORD;
+  return key.length === 3 ? QUOTED_PWD : null;
+}
 /** What a quoted `pwd` value that names a directory looks like: a separator in it, or `.`, `~`, `$`, `%` first. */
 const DIRECTORY_VALUE = /[/\\]|^[.~$%]/;
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
@@ -821,8 +832,7 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // before: ruled out before the key is sliced and classified (half the hits in dense output).
   if (!separatorAfter(s, b) && !flagBefore(s, a, keyStart) && !labelSeparatorBefore(s, a)) return;
   const key = keyText(s, ctx.units, keyStart, b);
-  // `pwd` alone names the working directory (`PWD=/home/me`), `pw` is a word, but a query or form pair's `pwd` or `pw` is a password.
-  const cls = classifyKey(key) ?? (key.length <= 3 && PWD_KEY.test(key) ? ((s.charCodeAt(a - 1) === 38 || s.charCodeAt(a - 1) === 63) ? QUERY_PASSWORD : key.length === 3 ? QUOTED_PWD : null) : null);
+  const cls = classifyKey(key) ?? shortPasswordKey(s, a, key);
   if (!cls || (cls === QUOTED_PWD && !quotedValueAfter(s, b))) return;
   // `Cookie:` / `Set-Cookie:` hold name=value pairs: the cookie rule reads each.
   if (key.length >= 6 && key.length <= 10 && COOKIE_HEADER.test(key)) return;

@@ -163,12 +163,8 @@ const foldBeyond = (c: number): number => {
 /** Whether `c` is a capital whose small letter is `c + 1` (Latin Extended-A and -B's pairs, Latin Extended Additional). */
 const pairedCapital = (c: number): boolean =>
   ((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177) || (c >= 0x218 && c <= 0x21f) || (c >= 0x1e00 && c <= 0x1eff)) ? c % 2 === 0 : (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e) ? c % 2 === 1 : false;
-/** The capital foldBeyond folds to lower-case `c`, or `c`. */
-const capitalOf = (c: number): number => {
-  if ((c >= 0xe0 && c <= 0xfe && c !== 0xf7) || (c >= 0x430 && c <= 0x44f)) return c - 32;
-  if (c >= 0x450 && c <= 0x45f) return c - 80;
-  return pairedCapital(c - 1) ? c - 1 : c;
-};
+/** The capital foldBeyond folds to lower-case `c` (one of its three offsets), or `c`: asked only of the units that open keywords. */
+const capitalOf = (c: number): number => [c - 32, c - 80, c - 1].find((x) => x >= 128 && foldBeyond(x) === c) ?? c;
 /** Whether text unit `c` folds to keyword unit `w`. */
 const foldsTo = (c: number, w: number): boolean => FOLD[c] === w || (c >= 128 && foldBeyond(c) === w);
 

@@ -21,10 +21,17 @@ const arg = (bare = String.raw`[^\s'"\\]{1,256}`): string => String.raw`(?:'([^'
 const ARG = arg();
 /** A password glued to its flag (`-pX`, mysql's and unrar's syntax): no quote, escape, `$` reference or dash first, 3 to 128 units. */
 const INLINE_PASSWORD = String.raw`[^\s'"\\$-][^\s'"\\]{2,127}`;
-/** A command's last argument, quoted or bare: no flag, reference, redirection or `key=value` pair. */
-const POSITIONAL = String.raw`(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|=-][^\s'"\\=]{0,255}))(?=[ \t]*(?:$|[\r\n;|&]))`;
-/** POSITIONAL, and flags may follow it (`bw unlock X --raw`), the command inside `$(…)` or backticks too. */
-const POSITIONAL_THEN_FLAGS = POSITIONAL.replace(String.raw`(?=[ \t]*(?:$|[\r\n;|&]))`, String.raw`(?=(?:[ \t]{1,5}--?[A-Za-z][\w-]{0,40})*[ \t]*(?:$|[\r\n;|&)\x60]))`);
+/**
+ * A literal argument as a shell passes it, groups 1-3: single-quoted, double-quoted with no `$`
+ * reference inside, or bare not opening with a flag's dash or a `$` (`'$PW'` is a literal).
+ */
+const LITERAL_ARG = String.raw`(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`;
+/** A command's argument, quoted or bare (no flag, reference, redirection or `key=value` pair), where `end` (a look-ahead's body) says the command ends. */
+const positional = (end: string): string => String.raw`(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$<|=-][^\s'"\\=]{0,255}))(?=${end})`;
+/** A command's last argument. */
+const POSITIONAL = positional(String.raw`[ \t]*(?:$|[\r\n;|&])`);
+/** A command's argument with only flags after it (`bw unlock X --raw`), the command inside `$(…)` or backticks too. */
+const POSITIONAL_THEN_FLAGS = positional(String.raw`(?:[ \t]{1,5}--?[A-Za-z][\w-]{0,40})*[ \t]*(?:$|[\r\n;|&)\x60])`);
 
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
   // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
@@ -182,7 +189,7 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // mysqladmin … password 'NEW': the subcommand's argument is the account's new password
-  ["password", ["mysqladmin "], String.raw`mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
+  ["password", ["mysqladmin "], String.raw`mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]{1,5}${LITERAL_ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // Oracle's user/password@connect: sqlplus scott/X@orcl, and the tools that log on the same way
@@ -190,12 +197,12 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
   // macOS keychain: security add-generic-password … -w X (add-internet-password alike)
-  ["password", [" -w "], String.raw`(?<=\bsecurity[ \t]{1,5}add-(?:generic|internet)-password\b[^\n]{0,200}) -w[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
+  ["password", [" -w "], String.raw`(?<=\bsecurity[ \t]{1,5}add-(?:generic|internet)-password\b[^\n]{0,200}) -w[ \t]{1,5}${LITERAL_ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-password"], within: 230 },
   }],
   // NetworkManager: nmcli device wifi connect SSID password X, and the secrets a connection's settings
   // take as `name value` pairs (nmcli connection modify NAME wifi-sec.psk X, 802-1x.password X)
-  ["password", ["nmcli "], String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:password|wifi-sec\.psk|wifi-sec\.wep-key[0-3]|802-1x\.(?:password|private-key-password|identity-password)|pppoe\.password|gsm\.password|cdma\.password)[ \t]{1,5}(?:'([^'\n]{1,256})'|"([^"\n\\$]{1,256})"|([^\s'"\\$-][^\s'"\\]{0,255}))`, {
+  ["password", ["nmcli "], String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:password|wifi-sec\.psk|wifi-sec\.wep-key[0-3]|802-1x\.(?:password|private-key-password|identity-password)|pppoe\.password|gsm\.password|cdma\.password)[ \t]{1,5}${LITERAL_ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // wpa_passphrase SSID X: the network's passphrase, from which it prints a PSK (without X it reads stdin)

@@ -19,7 +19,7 @@
 import { wordPassword } from "../context.ts";
 import { isAsciiLetter, isWordUnit, madeUp, plausibleSecret } from "../keys.ts";
 import { firstMatched, regexRule } from "../prefix.ts";
-import type { Rule } from "../types.ts";
+import type { Rule, ScanCtx } from "../types.ts";
 
 /**
  * A value set apart: a code span (group n), double quotes (n + 1), single quotes (n + 2); or a bare
@@ -116,11 +116,7 @@ const bareAfterNoun: Rule = {
       if (u[b] !== mark || u[b + 1] !== mark || b === a || (shape & FORBIDDEN) !== 0) return;
       const after = closesSentence(u[b + 2]!) ? b + 3 : b + 2;
       if (!isBlank(u[after])) return;
-      const v = ctx.s.slice(a, b);
-      const strong = b - a >= 8 && (shape & STRONG) === STRONG;
-      if ((strong || (b - a >= 6 && (shape & LOWER) !== 0 && afterWithOrUsing(u, pos) && wordPassword(v, "password"))) && plausibleSecret(v, true)) {
-        ctx.out.push({ from: pos, start: a, end: b, kind: "password", priority: 0.5 });
-      }
+      pushPassword(ctx, pos, a, b, shape, b, shape);
       return;
     }
     const a = i;
@@ -135,16 +131,24 @@ const bareAfterNoun: Rule = {
       for (let x = a; x < b; x++) strong |= u[x]! < 128 ? UNIT_CLASS[u[x]!]! : 0;
     }
     const end = b - a >= 8 ? b : i;
-    if (end - a >= 8 && ((end === b ? strong : shape) & STRONG) === STRONG) {
-      const v = ctx.s.slice(a, end);
-      if (plausibleSecret(v, true)) ctx.out.push({ from: pos, start: a, end, kind: "password", priority: 0.5 });
-      return;
-    }
-    if (b - a < 6 || (shape & LOWER) === 0 || !afterWithOrUsing(u, pos)) return;
-    const v = ctx.s.slice(a, b);
-    if (wordPassword(v, "password") && plausibleSecret(v, true)) ctx.out.push({ from: pos, start: a, end: b, kind: "password", priority: 0.5 });
+    pushPassword(ctx, pos, a, end, end === b ? strong : shape, b, shape);
   },
 };
+
+/**
+ * bareAfterNoun's two shapes of value after the noun at `pos`, from `a`: `s[a..strongEnd)` when it
+ * has nothing but a password's shape (8+ units of all four classes, `strongShape`); else
+ * `s[a..wordEnd)`, a made-up word of 6+ units after `with` or `using`. Either must be plausible.
+ */
+function pushPassword(ctx: ScanCtx, pos: number, a: number, strongEnd: number, strongShape: number, wordEnd: number, wordShape: number): void {
+  if (strongEnd - a >= 8 && (strongShape & STRONG) === STRONG) {
+    if (plausibleSecret(ctx.s.slice(a, strongEnd), true)) ctx.out.push({ from: pos, start: a, end: strongEnd, kind: "password", priority: 0.5 });
+    return;
+  }
+  if (wordEnd - a < 6 || (wordShape & LOWER) === 0 || !afterWithOrUsing(ctx.units, pos)) return;
+  const v = ctx.s.slice(a, wordEnd);
+  if (wordPassword(v, "password") && plausibleSecret(v, true)) ctx.out.push({ from: pos, start: a, end: wordEnd, kind: "password", priority: 0.5 });
+}
 
 /** Whether `with` or `using` (one word between allowed, up to 20 letters) stands right before the noun at `pos`. */
 function afterWithOrUsing(u: Uint16Array, pos: number): boolean {
