@@ -260,11 +260,29 @@ export function strongest(findings: readonly Finding[]): Inner | undefined {
  * undefined past the nesting limit.
  */
 export function innerScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Inner | undefined) | undefined {
+  const found = decodedScanner(rules, extras, depth, budget);
+  return found && ((plain) => {
+    const f = found(plain);
+    return f && strongest(f);
+  });
+}
+
+/** innerScanner's rescan, resolved into segments (ScanCtx.segments). */
+function segmentScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Segment[] | undefined) | undefined {
+  const found = decodedScanner(rules, extras, depth, budget);
+  return found && ((plain) => {
+    const f = found(plain);
+    return f && resolve(f);
+  });
+}
+
+/** The findings of decoded plaintext at `depth + 1`, charged to `budget`; undefined past the nesting limit or the budget. */
+function decodedScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Finding[] | undefined) | undefined {
   if (depth >= DECODE_DEPTH) return undefined;
   return (plain) => {
     if (plain.length > budget.left) return undefined;
     budget.left -= plain.length;
-    return strongest(scan(plain, rules, extras, { depth: depth + 1, budget }));
+    return scan(plain, rules, extras, { depth: depth + 1, budget });
   };
 }
 
@@ -284,7 +302,8 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   // The run list is lent (runs.ts) for the rules' pass only: no rule keeps it.
   const runs = lendRuns(units, RUN_MIN);
   try {
-    const ctx: ScanCtx = { s, units, runs, out, memo: {}, inner: innerScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET }), strict: opts.strict === true };
+    const budget = opts.budget ?? { left: DECODE_BUDGET };
+    const ctx: ScanCtx = { s, units, runs, out, memo: {}, inner: innerScanner(rules, extras, depth, budget), segments: segmentScanner(rules, extras, depth, budget), strict: opts.strict === true };
     const hits = findKeywords(units, keywordIndex(rules));
     for (const rule of rules) {
       const before = out.length;
@@ -362,13 +381,17 @@ export interface Segment {
   readonly rule?: string;
   /** The tag to render (a copy of a secret in another form carries the original's tag). */
   readonly tag?: string;
+  /** The whole secret this segment shows a piece of (Finding.of). */
+  readonly of?: string;
 }
 
 /** The segment `[start, end)` named by finding `best`. */
 const segmentOf = (start: number, end: number, best: Finding): Segment =>
-  best.within === undefined
-    ? { start, end, kind: best.kind, checksum: best.checksum, rule: best.rule }
-    : { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule };
+  best.of !== undefined
+    ? { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule, of: best.of }
+    : best.within === undefined
+      ? { start, end, kind: best.kind, checksum: best.checksum, rule: best.rule }
+      : { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule };
 
 /**
  * Resolves overlaps: a finding inside a higher-priority finding's whole match

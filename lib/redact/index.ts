@@ -295,9 +295,11 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       return { whole, segs: [] };
     }
     for (const g of segs) {
-      const secret = s.slice(g.start, g.end);
+      const secret = g.of ?? s.slice(g.start, g.end);
       call.copies.add(secret, { kind: g.kind, tag: tag(secret) });
     }
+    // A piece of a secret the text shows in pieces (a hex dump) is tagged by the whole secret.
+    if (segs.some((g) => g.of !== undefined)) segs = segs.map((g) => (g.of === undefined ? g : { ...g, tag: tag(g.of) }));
     return segs.length === 0 && units === undefined ? NO_SEGS : { segs, units };
   };
 
@@ -317,7 +319,7 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     if (found && segs.length > 0) {
       const at = lineCols(s, segs.map((g) => g.start));
       segs.forEach((g, i) => {
-        const f: Found = { path, ...at[i]!, kind: g.kind, rule: g.tag !== undefined ? "copy" : g.rule, length: g.end - g.start, checksum: g.checksum === true };
+        const f: Found = { path, ...at[i]!, kind: g.kind, rule: g.tag !== undefined && g.of === undefined ? "copy" : g.rule, length: g.end - g.start, checksum: g.checksum === true };
         found.push(g.within ? { ...f, within: g.within } : g.tag !== undefined ? { ...f, copy: true } : f);
       });
     }

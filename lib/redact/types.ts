@@ -1,5 +1,7 @@
 /** Shared shapes of the engine: findings and rules. */
 
+import type { Segment } from "./engine.ts";
+
 /** One detected secret: `[start, end)` is replaced; `[from, start)` is a kept prefix or key. */
 export interface Finding {
   /** Start of the match including any kept prefix (used to decide containment). */
@@ -19,6 +21,11 @@ export interface Finding {
   within?: string;
   /** The rule that found it (`prefix`, `pem`, `key-value`, `entropy`, `user`…), for `--explain`. */
   rule?: string;
+  /**
+   * The whole secret when the text shows it in pieces (a hex dump's lines and
+   * columns): what the piece is tagged by and what the copy search looks for.
+   */
+  of?: string;
 }
 
 /** What a rescan of decoded plaintext found: the strongest finding's kind. */
@@ -43,6 +50,11 @@ export interface ScanCtx {
    * is spent, which keeps a scan linear in its input.
    */
   readonly inner?: (plain: string) => Inner | undefined;
+  /**
+   * The same rescan, resolved: where the secrets of decoded plaintext are
+   * (rules/dump.ts maps them back to the text); undefined as `inner` is.
+   */
+  readonly segments?: (plain: string) => readonly Segment[] | undefined;
   /** More aggressive unlabelled-entropy detection (`tracegate redact --strict`). */
   readonly strict?: boolean;
 }

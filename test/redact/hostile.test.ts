@@ -25,6 +25,18 @@ const fill = (unit: string): string => unit.repeat(Math.ceil(SIZE / unit.length)
 
 const cost = (s: string): number => bestMs(() => r.text(s));
 
+/** `text`'s bytes as `xxd` prints them. */
+function xxdOf(text: string): string {
+  const bytes = Buffer.from(text, "latin1");
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 16) {
+    const line = [...bytes.subarray(i, i + 16)];
+    const hex = line.map((b) => b.toString(16).padStart(2, "0")).join("").match(/.{1,4}/g)!.join(" ");
+    out += `${i.toString(16).padStart(8, "0")}: ${hex.padEnd(40)} ${line.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("")}\n`;
+  }
+  return out;
+}
+
 describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", () => {
   const log = buildLog(SIZE);
   for (const [name, text] of [
@@ -58,6 +70,11 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["redis prompts of AUTH: 6379> AUTH 6379> AUTH …", fill("6379> AUTH ")],
     ["fish set flags with no name: set -x set -x …", fill("set -x ")],
     ["environment pairs, every one a find: DB_PASSWORD=Word DB_PASSWORD=Word …", fill(" DB_PASSWORD=CorrectHorse")],
+    // Hex dumps (rules/dump.ts): first lines that each open a dump of one byte, and one dump whose bytes are dense with finds.
+    ["xxd first lines, each its own dump: 00000000: 00 …", fill("00000000: 00\n")],
+    ["od -c first lines, each its own dump", fill("0000000   a\n")],
+    ["hexdump -C first lines, each its own dump", fill("00000000  41 42  |AB|\n")],
+    ["an xxd dump of password=… pairs", xxdOf(fill("password=Xy9#kQ2mZ7 token=ab12 ")).slice(0, SIZE)],
     // Environment reads' defaults, a template's default filter, Go's DSN (rules/env-default.ts, connection.ts).
     ["secret-named reads with no default: process.env.DB_PASSWORD || process.env.DB_PASSWORD || …", fill("process.env.DB_PASSWORD || ")],
     ["getenv calls nested in their own default: getenv('API_TOKEN', getenv('API_TOKEN', …", fill("getenv('API_TOKEN', ")],

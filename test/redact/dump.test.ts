@@ -1,0 +1,157 @@
+/**
+ * A file shown as bytes (rules/dump.ts): `xxd`, `hexdump -C` and `od -c` of a
+ * `.env`, as the real tools print it (GNU coreutils 9, util-linux, vim's xxd),
+ * with every secret masked where the dump shows it, hex and characters, and
+ * nothing else changed.
+ */
+import { describe, expect, test } from "bun:test";
+import { createRedactor } from "../../lib/redact/index.ts";
+import { readDump } from "../../lib/redact/rules/dump.ts";
+
+const r = createRedactor({ fingerprintKey: "k" });
+
+// printf 'NODE_ENV=production\nDB_USER=app\nDB_PASSWORD=Zq7winter#sun42\nJWT_SECRET=s3cr3tjwtsigningkey2024\n' > .env
+const ENV = "NODE_ENV=production\nDB_USER=app\nDB_PASSWORD=Zq7winter#sun42\nJWT_SECRET=s3cr3tjwtsigningkey2024\n";
+const SECRETS = ["Zq7winter#sun42", "s3cr3tjwtsigningkey2024"];
+
+const XXD = String.raw`00000000: 4e4f 4445 5f45 4e56 3d70 726f 6475 6374  NODE_ENV=product
+00000010: 696f 6e0a 4442 5f55 5345 523d 6170 700a  ion.DB_USER=app.
+00000020: 4442 5f50 4153 5357 4f52 443d 5a71 3777  DB_PASSWORD=Zq7w
+00000030: 696e 7465 7223 7375 6e34 320a 4a57 545f  inter#sun42.JWT_
+00000040: 5345 4352 4554 3d73 3363 7233 746a 7774  SECRET=s3cr3tjwt
+00000050: 7369 676e 696e 676b 6579 3230 3234 0a    signingkey2024.
+`;
+const HEXDUMP = String.raw`00000000  4e 4f 44 45 5f 45 4e 56  3d 70 72 6f 64 75 63 74  |NODE_ENV=product|
+00000010  69 6f 6e 0a 44 42 5f 55  53 45 52 3d 61 70 70 0a  |ion.DB_USER=app.|
+00000020  44 42 5f 50 41 53 53 57  4f 52 44 3d 5a 71 37 77  |DB_PASSWORD=Zq7w|
+00000030  69 6e 74 65 72 23 73 75  6e 34 32 0a 4a 57 54 5f  |inter#sun42.JWT_|
+00000040  53 45 43 52 45 54 3d 73  33 63 72 33 74 6a 77 74  |SECRET=s3cr3tjwt|
+00000050  73 69 67 6e 69 6e 67 6b  65 79 32 30 32 34 0a     |signingkey2024.|
+0000005f
+`;
+const OD = String.raw`0000000   N   O   D   E   _   E   N   V   =   p   r   o   d   u   c   t
+0000020   i   o   n  \n   D   B   _   U   S   E   R   =   a   p   p  \n
+0000040   D   B   _   P   A   S   S   W   O   R   D   =   Z   q   7   w
+0000060   i   n   t   e   r   #   s   u   n   4   2  \n   J   W   T   _
+0000100   S   E   C   R   E   T   =   s   3   c   r   3   t   j   w   t
+0000120   s   i   g   n   i   n   g   k   e   y   2   0   2   4  \n
+0000137
+`;
+// 32 zero bytes before the same file: both tools squeeze the repeated line into `*`.
+const HEXDUMP_SQUEEZED = String.raw`00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
+*
+00000020  4e 4f 44 45 5f 45 4e 56  3d 70 72 6f 64 75 63 74  |NODE_ENV=product|
+00000030  69 6f 6e 0a 44 42 5f 55  53 45 52 3d 61 70 70 0a  |ion.DB_USER=app.|
+00000040  44 42 5f 50 41 53 53 57  4f 52 44 3d 5a 71 37 77  |DB_PASSWORD=Zq7w|
+00000050  69 6e 74 65 72 23 73 75  6e 34 32 0a 4a 57 54 5f  |inter#sun42.JWT_|
+00000060  53 45 43 52 45 54 3d 73  33 63 72 33 74 6a 77 74  |SECRET=s3cr3tjwt|
+00000070  73 69 67 6e 69 6e 67 6b  65 79 32 30 32 34 0a     |signingkey2024.|
+0000007f
+`;
+const OD_SQUEEZED = String.raw`0000000  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0  \0
+*
+0000040   N   O   D   E   _   E   N   V   =   p   r   o   d   u   c   t
+0000060   i   o   n  \n   D   B   _   U   S   E   R   =   a   p   p  \n
+0000100   D   B   _   P   A   S   S   W   O   R   D   =   Z   q   7   w
+0000120   i   n   t   e   r   #   s   u   n   4   2  \n   J   W   T   _
+0000140   S   E   C   R   E   T   =   s   3   c   r   3   t   j   w   t
+0000160   s   i   g   n   i   n   g   k   e   y   2   0   2   4  \n
+0000177
+`;
+// printf 'DB_PASSWORD=p\xc3\xa9ssw0rd-L0ng!\n' | od -c: UTF-8 bytes as octal.
+const OD_UTF8 = String.raw`0000000   D   B   _   P   A   S   S   W   O   R   D   =   p 303 251   s
+0000020   s   w   0   r   d   -   L   0   n   g   !  \n
+0000034
+`;
+
+const hex = (s: string): string => [...Buffer.from(s, "latin1")].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** What of `secret` the output still shows: any 4 characters of it in a row, read as the dump lays them out (spaces dropped: od's cells), or any 3 bytes of its hex. */
+function shows(output: string, secret: string): string[] {
+  const seen: string[] = [];
+  for (const line of output.split("\n")) {
+    const joined = line.replaceAll(" ", "");
+    for (let i = 0; i + 4 <= secret.length; i++) if (line.includes(secret.slice(i, i + 4)) || joined.includes(secret.slice(i, i + 4))) seen.push(secret.slice(i, i + 4));
+    const h = hex(secret);
+    for (let i = 0; i + 6 <= h.length; i += 2) if (joined.includes(h.slice(i, i + 6))) seen.push(h.slice(i, i + 6));
+  }
+  return seen;
+}
+
+describe("a secret in a hex dump is masked where the dump shows it", () => {
+  for (const [name, dump] of [["xxd", XXD], ["hexdump -C", HEXDUMP], ["od -c", OD], ["hexdump -C, squeezed", HEXDUMP_SQUEEZED], ["od -c, squeezed", OD_SQUEEZED]] as const) {
+    test(name, () => {
+      // Before the rule, the bytes after the key's line were in clear (the password's `inter#sun42`, the JWT secret's `signingkey2024`, all the hex).
+      const out = r.text(`$ ${name.split(",")[0]} .env\n${dump}`);
+      for (const s of SECRETS) expect(shows(out, s)).toEqual([]);
+      // Every line is still there, with its offset, and the lines without a secret are as they were.
+      const before = dump.split("\n");
+      const after = out.split("\n").slice(1);
+      expect(after.length).toBe(before.length);
+      for (let i = 0; i < before.length; i++) {
+        expect(after[i]!.slice(0, 7)).toBe(before[i]!.slice(0, 7));
+        const joined = before[i]!.replaceAll(" ", "");
+        if (!/Zq7|inter|s3c|signing/.test(joined) && !SECRETS.some((s) => joined.includes(hex(s).slice(0, 6)))) expect(after[i]).toBe(before[i]!);
+      }
+      expect(out.replaceAll(" ", "")).toContain("NODE_ENV=product");
+      expect(out.replaceAll(" ", "")).toContain("DB_USER=app");
+    });
+  }
+
+  test("every piece of one secret carries the tag the secret has anywhere else", () => {
+    const plain = r.text("DB_PASSWORD=Zq7winter#sun42");
+    const tag = /:([0-9a-f]{4})\]/.exec(plain)![1]!;
+    const out = r.text(XXD);
+    const pieces = [...out.matchAll(/\[REDACTED:password:([0-9a-f]{4})\]/g)];
+    expect(pieces.length).toBe(4); // hex and characters, on two lines
+    for (const m of pieces) expect(m[1]).toBe(tag);
+  });
+
+  test("the head of a dump (| head -3) is read as far as it goes", () => {
+    const out = r.text(XXD.split("\n").slice(0, 3).join("\n"));
+    expect(shows(out, "Zq7w")).toEqual([]);
+    expect(out).toContain("DB_PASSWORD=[REDACTED:password:");
+  });
+
+  test("od -c's octal bytes (UTF-8) are read back as the bytes they are", () => {
+    const out = r.text(OD_UTF8);
+    expect(out).not.toMatch(/ s {3}s {3}w {3}0/);
+    expect(out).not.toContain("303 251");
+    expect(out).toMatch(/^0000000 {3}D {3}B {3}_ {3}P/);
+  });
+
+  test("the secret a dump shows goes wherever else the record holds it (the copy search)", () => {
+    const out = r.value({ tool_response: { stdout: XXD }, note: "it was Zq7winter#sun42 all along" }) as { note: string };
+    expect(out.note).not.toContain("Zq7winter");
+  });
+
+  test("--explain names the rule", () => {
+    const found = r.explainText!(XXD).found;
+    expect(found.some((f) => f.rule === "dump" && f.kind === "password")).toBe(true);
+  });
+});
+
+describe("what is not a dump stays as it is", () => {
+  for (const text of [
+    "0000000 records processed in 12 ms",
+    "id 00000000-0000-0000-0000-000000000000 is the nil UUID",
+    // A first line and a second whose offset does not follow on.
+    "00000000: 4142 4344                                ABCD\n00000100: 4546                                     EF",
+    "00000000  this is not hex at all, only a line that opens with zeros",
+    "0000000   a   b   c\nwhat follows is prose, and the password is not here",
+  ]) {
+    test(JSON.stringify(text.slice(0, 40)), () => {
+      expect(r.text(text)).toBe(text);
+    });
+  }
+
+  test("readDump reads the bytes back, and stops where the dump does", () => {
+    const d = readDump(`${XXD}\n$ echo done`, 0)!;
+    expect(d.text).toBe(ENV);
+    // The dump's last line break, where `$ echo done` begins its line.
+    expect(d.stop).toBe(XXD.length - 1);
+    expect(readDump(HEXDUMP, 0)!.text).toBe(ENV);
+    expect(readDump(OD, 0)!.text).toBe(ENV);
+    expect(readDump("0000000 records", 0)).toBeUndefined();
+  });
+});
