@@ -16,7 +16,7 @@ export const DECODE_DEPTH = 3;
 const B64 = /^[A-Za-z0-9+/_-]{4,65536}={0,2}$/;
 // Control characters other than tab/newline/CR, and the replacement character
 // Buffer emits for invalid UTF-8: the plaintext is binary, not text.
-const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]/;
+export const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]/;
 
 /**
  * The UTF-8 text a base64 (or base64url) value encodes, or undefined when it

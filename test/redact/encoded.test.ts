@@ -46,6 +46,37 @@ describe("encoded secrets", () => {
   });
 });
 
+describe("hex of text (xxd -p, .hex(), %x)", () => {
+  const env = (pw: string, tok: string) => `NODE_ENV=production\nPORT=3000\nDB_HOST=db.internal\nDB_PASSWORD=${pw}\nSTRIPE_KEY=sk_live_${tok}\nJWT_SECRET=s3cr3tjwtsigningkey2024\n`;
+  /** `text`'s bytes as `xxd -p` prints them: 60 hex digits a line. */
+  const xxdP = (text: string): string => Buffer.from(text).toString("hex").match(/.{1,60}/g)!.join("\n");
+
+  test("xxd -p of a .env: every line of the hex goes, the short last one too", () => {
+    const pw = g.s(A.b62, 14);
+    const hex = xxdP(env(pw, g.s(A.b62, 24)));
+    const out = r.text(`$ xxd -p .env\n${hex}\n$ echo done`);
+    expect(out).toMatch(/^\$ xxd -p \.env\n\[REDACTED:[a-z-]+:[0-9a-f]{4}\]\n\$ echo done$/);
+    // Before, only the lines whose own bytes held a secret went; the last line kept `4\n` of the JWT secret.
+    for (const line of hex.split("\n")) expect(out).not.toContain(line);
+  });
+
+  test("hex of one assignment, in a line of output", () => {
+    const pw = g.s(A.b62, 14);
+    const hex = Buffer.from(`password=${pw}`).toString("hex");
+    expect(r.text(`payload: ${hex} (hex)`)).toMatch(/^payload: \[REDACTED:password:[0-9a-f]{4}\] \(hex\)$/);
+    expect(r.text(`payload: ${hex.toUpperCase()}`)).toMatch(/^payload: \[REDACTED:password:[0-9a-f]{4}\]$/);
+  });
+
+  test("hex that is a digest, an id or text without a secret stays", () => {
+    for (const text of [
+      "3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e2b4d6f0a\n4bc453b53cb3d914b45f4b250294236adba2c0e0\n",
+      "sha256: 4bc453b53cb3d914b45f4b250294236adba2c0e09ff6f03793949e7e39fd4cc1",
+      `hex: ${Buffer.from("hello world, this is just text").toString("hex")}`,
+      xxdP("NODE_ENV=production\nPORT=3000\nLOG_LEVEL=info\n"),
+    ]) expect(r.text(text)).toBe(text);
+  });
+});
+
 describe("where an encoded run ends", () => {
   // spaceOrQuote stands in for the regex class `[\s"']` in the rules that read code units.
   test("spaceOrQuote is `[\\s\"']` for every code unit", () => {

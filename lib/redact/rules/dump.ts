@@ -15,8 +15,8 @@
  * A dump is found by its first line's offset, `0000000` (seven zeros open
  * every format's first line), and read while its lines follow on, each at
  * the offset the bytes before it reach: a whole dump or its head (`| head`).
- * A dump that starts elsewhere (`tail`, `xxd -s`), `xxd -p`, `xxd -i` and
- * `od -t x1` are not read.
+ * A dump that starts elsewhere (`tail`, `xxd -s`), `xxd -i` and
+ * `od -t x1` are not read (`xxd -p` is hex of text: rules/encoded.ts).
  */
 import type { Finding, Rule, ScanCtx } from "../types.ts";
 

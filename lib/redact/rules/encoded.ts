@@ -1,12 +1,12 @@
 /**
  * Secrets hidden by an encoding (issue 11, "raw text kept undecoded"): a
- * base64 run, a percent-encoded run or a run of JSON `\uXXXX` escapes is
+ * base64 run, a hex run, a percent-encoded run or a run of JSON `\uXXXX` escapes is
  * decoded and the plaintext rescanned with every rule; when the plaintext
  * holds a secret, the whole encoded run goes, named by what it held
  * (`github-pat` within `base64`). Decoding is charged to the call's decode
  * budget, so a payload of encoded runs stays linear.
  */
-import { decodeBase64Text, DECODED_PRIORITY, mayOpenText } from "../decode.ts";
+import { decodeBase64Text, DECODED_PRIORITY, mayOpenText, NOT_TEXT } from "../decode.ts";
 import { spaceOrQuote } from "../keys.ts";
 import { RUN_DIGIT, RUN_LOWER, RUN_UPPER } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
@@ -37,6 +37,69 @@ function mixed(u: Uint16Array, i: number, j: number): boolean {
     if (digit && upper && lower) return true;
   }
   return false;
+}
+
+/** Shortest hex run decoded (8 bytes). */
+const HEX_MIN = 16;
+const isHexUnit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+const hexValue = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87);
+
+/** Whether `u[i..j)` is hex digits of one case (what `xxd -p`, `.hex()` and `%x` print). */
+function hexOnly(u: Uint16Array, i: number, j: number): boolean {
+  let lower = false;
+  let upper = false;
+  for (let x = i; x < j; x++) {
+    const c = u[x]!;
+    if (!isHexUnit(c)) return false;
+    if (c >= 97) lower = true;
+    else if (c >= 65) upper = true;
+  }
+  return !(lower && upper);
+}
+
+/** Whether the first four bytes hex `u[i..)` spells are text (printable ASCII, tab, newline): most hex is a digest, whose bytes are not. */
+function hexOpensText(u: Uint16Array, i: number): boolean {
+  for (let k = 0; k < 8; k += 2) {
+    const b = (hexValue(u[i + k]!) << 4) | hexValue(u[i + k + 1]!);
+    if (!((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13)) return false;
+  }
+  return true;
+}
+
+/**
+ * Hex of text: a run of hex digits, or lines of them (`xxd -p` prints 60 a
+ * line), that spells text is decoded and rescanned like base64; the whole
+ * run, every line of it, goes when the text holds a secret
+ * (`echo -n 'password=…' | xxd -p`, `xxd -p .env`, Python's `.hex()`).
+ */
+function hexRuns(ctx: ScanCtx): void {
+  const { s, units: u, runs } = ctx;
+  for (let r = 0; r < runs.length; r += 3) {
+    const i = runs[r]!;
+    let j = runs[r + 1]!;
+    if (j - i < HEX_MIN || (runs[r + 2]! & RUN_DIGIT) === 0 || !hexOnly(u, i, j) || !hexOpensText(u, i)) continue;
+    // The lines that follow on: each hex, the one before it of an even length.
+    let hex = s.slice(i, j);
+    let line = i;
+    while (r + 3 < runs.length && (j - line) % 2 === 0 && u[j] === 10 && runs[r + 3] === j + 1 && hexOnly(u, j + 1, runs[r + 4]!) && hex.length < RUN_MAX) {
+      r += 3;
+      line = runs[r]!;
+      j = runs[r + 1]!;
+      hex += s.slice(line, j);
+    }
+    // A last line shorter than a token run (xxd -p's tail): hex to its end.
+    if ((j - line) % 2 === 0 && u[j] === 10) {
+      let k = j + 1;
+      while (k < u.length && k - j <= HEX_MIN && isHexUnit(u[k]!)) k++;
+      if (k > j + 1 && (k === u.length || u[k] === 10 || u[k] === 13) && (k - j - 1) % 2 === 0 && hexOnly(u, j + 1, k)) {
+        hex += s.slice(j + 1, k);
+        j = k;
+      }
+    }
+    if (hex.length % 2 !== 0) continue;
+    const plain = Buffer.from(hex, "hex").toString("utf8");
+    if (!NOT_TEXT.test(plain)) push(ctx, i, j, plain, "hex");
+  }
 }
 
 /**
@@ -128,6 +191,7 @@ export const encodedRule: Rule = {
   scanHits(ctx) {
     if (!ctx.inner) return;
     base64Runs(ctx);
+    hexRuns(ctx);
     escapedRuns(ctx);
   },
 };
