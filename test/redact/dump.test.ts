@@ -153,5 +153,8 @@ describe("what is not a dump stays as it is", () => {
     expect(readDump(HEXDUMP, 0)!.text).toBe(ENV);
     expect(readDump(OD, 0)!.text).toBe(ENV);
     expect(readDump("0000000 records", 0)).toBeUndefined();
+    // A line that stops being a dump part way keeps none of its bytes.
+    expect(readDump("0000000   a   b\n0000002   c  zz\n", 0)!.text).toBe("ab");
+    expect(readDump("00000000: 6162  ab\n00000002: 63zz  c\n", 0)!.text).toBe("ab");
   });
 });

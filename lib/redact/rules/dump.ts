@@ -84,12 +84,16 @@ class Bytes {
     this.charAt.push(-1);
     this.line.push(line);
   }
+  /** Drops the bytes from `n` on (a line read part way that turned out to be no dump line). */
+  truncate(n: number): void {
+    this.codes.length = this.at.length = this.end.length = this.charAt.length = this.line.length = n;
+  }
 }
 
 /**
  * One line of hex pairs from `p` (xxd groups pairs, hexdump -C spaces
- * them): the bytes, up to two spaces in a row or `|`. Returns where the hex
- * ended, or -1 when the line is not one.
+ * them): the bytes, up to two spaces in a row. Returns where the hex ended,
+ * or -1 when the line is not one.
  */
 function hexPairs(s: string, p: number, b: number, bytes: Bytes, line: number, format: Format): number {
   let n = 0;
@@ -103,6 +107,8 @@ function hexPairs(s: string, p: number, b: number, bytes: Bytes, line: number, f
       else if (format === "hexdump" && n === 8 && p + 2 < b && s.charCodeAt(p + 1) === 32 && isHex(s.charCodeAt(p + 2))) p += 2;
     }
   }
+  // The hex ends at the two spaces before the character column (or the line's end).
+  if (p < b && !(p + 1 < b && s.charCodeAt(p) === 32 && s.charCodeAt(p + 1) === 32)) return -1;
   return n === 0 ? -1 : p;
 }
 
@@ -149,10 +155,14 @@ export function readDump(s: string, a: number): Dump | undefined {
     // A line at an offset its bytes do not follow on from: after `*`, a gap the text does not
     // show (a new stretch, with a break the scan reads as a line's end); anything else ends the dump.
     if (offset !== expect && !(line > 0 && s.charCodeAt(stop - 1) === 42 && offset > expect)) break;
+    const mark = bytes.codes.length;
     if (offset !== expect) bytes.push(10, -1, -1, line);
     const first = bytes.codes.length;
     if (format === "od") {
-      if (!odCells(s, p + 7, lineEnd, bytes, line)) break;
+      if (!odCells(s, p + 7, lineEnd, bytes, line)) {
+        bytes.truncate(mark);
+        break;
+      }
     } else {
       // The last line of hexdump -C (and od) is the length alone.
       if (lineEnd - p === 8) {
@@ -162,7 +172,7 @@ export function readDump(s: string, a: number): Dump | undefined {
       if (format === "xxd" ? s.charCodeAt(p + 8) !== 58 : s.charCodeAt(p + 8) !== 32) break;
       const hexEnd = hexPairs(s, p + 10, lineEnd, bytes, line, format);
       if (hexEnd < 0) {
-        bytes.codes.length = bytes.at.length = bytes.end.length = bytes.charAt.length = bytes.line.length = first;
+        bytes.truncate(mark);
         break;
       }
       const n = bytes.codes.length - first;
