@@ -15,5 +15,16 @@ import { join } from "node:path";
 export function stored(dataDir: string, type: string): boolean {
   const dir = join(dataDir, "sessions");
   if (!existsSync(dir)) return false;
-  return readdirSync(dir).some((f) => readFileSync(join(dir, f), "utf8").includes(`"type":"${type}"`));
+  // Only the session files; a hook's lock file (`….jsonl.lock`) comes and goes between the listing and the read.
+  return readdirSync(dir).some((f) => f.endsWith(".jsonl") && readIfThere(join(dir, f)).includes(`"type":"${type}"`));
+}
+
+/** A file's text, or "" when it is gone by the time it is read. */
+function readIfThere(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw e;
+  }
 }
