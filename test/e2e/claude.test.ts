@@ -166,6 +166,36 @@ describe("real Claude Code session with tracegate hooks", () => {
   );
 
   test(
+    "a Bash call that shows a .env as bytes (`od -c .env`): the password, cut across its lines and cells, is nowhere on disk",
+    async () => {
+      const password = "Zq7xKw9#mP2vLq8T";
+      // The value starts 12 bytes into od's third line (offset 040), so it spans two of them.
+      const env = `NODE_ENV=production\nDB_USER=app\nDB_PASSWORD=${password}\n`;
+      const { model, world, run } = await session(
+        [
+          [{ type: "tool_use", id: "toolu_e2e_od", name: "Bash", input: { command: "od -c .env", description: "Look for stray bytes" } }],
+          [{ type: "text", text: "The file ends in a newline; no stray bytes." }],
+        ],
+        "Check .env for stray bytes.",
+        { files: { "README.md": "e2e fixture\n", ".env": env } },
+      );
+      expectCleanExit(run);
+      // The model was shown the dump, od's cells and all.
+      expect(lastUserText(model.mainRequests()[1]!.messages)).toContain("Z   q   7   x");
+      const [call] = byType(sessionRecords(world, run.sessionId), "tool_call");
+      expect(JSON.stringify(call)).toContain("[REDACTED:password:");
+      // Any four characters of it in a row, as od lays them out (spaces dropped): `Zq7x`, `#mP2`, `Lq8T`…
+      const windows = Array.from({ length: password.length - 3 }, (_, i) => password.slice(i, i + 4));
+      const under = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? under(join(dir, e.name)) : [join(dir, e.name)]));
+      for (const f of under(world.dataDir)) {
+        const text = readFileSync(f, "latin1").replaceAll(" ", "");
+        expect({ file: f, leaked: windows.filter((w) => text.includes(w)) }).toEqual({ file: f, leaked: [] });
+      }
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
     "two Bash tool calls in one assistant turn yield two intact tool_call records",
     async () => {
       const { world, run } = await session(

@@ -20,6 +20,9 @@
  *     one install created) and the client runs on it untraced.
  * (g) a shell call that prints a password with no shape (`cat db_password`)
  *     is redacted by its command (redact/printed.ts) in that client's record.
+ * (h) a shell call that shows a `.env` as bytes (`od -c .env`, coreutils on
+ *     every machine): the password, cut across lines and cells, is nowhere
+ *     on disk (redact/rules/dump.ts).
  *
  * Each client's test file calls `harnessSuite(name)`: one file per client, so
  * each one's wall time shows in the runner's output.
@@ -290,6 +293,34 @@ export function harnessSuite(name: ClientName): HarnessHelpers {
         const files = filesUnder(s.world.dataDir);
         expect(files.length).toBeGreaterThan(0);
         for (const f of files) expect({ file: f, leaked: readFileSync(f, "latin1").includes(password) }).toEqual({ file: f, leaked: false });
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    test(
+      "(h) a shell call that shows a .env as bytes (`od -c .env`): the password, cut across its lines and cells, is nowhere on disk",
+      async () => {
+        const password = "Zq7xKw9#mP2vLq8T";
+        // The value starts 12 bytes into od's third line (offset 040), so it spans two of them.
+        const env = `NODE_ENV=production\nDB_USER=app\nDB_PASSWORD=${password}\n`;
+        const s = await setup([[{ type: "shell", command: "od -c .env" }], [{ type: "text", text: "The file ends in a newline; no stray bytes." }]], {
+          files: { "README.md": "e2e fixture\n", ".env": env },
+        });
+        const r = await run(s, "Check .env for stray bytes.");
+        expectCleanExit(r);
+        // The client ran it: the model was shown the dump (od's cells: `Z   q   7   x`).
+        expect(s.model.mainHistories()[1]!.some((m) => m.role === "user" && m.text.includes("Z   q   7   x"))).toBe(true);
+        const calls = onlySessionRecords(s, r).filter((x) => x.type === "tool_call");
+        expect(calls).toHaveLength(1);
+        expect(JSON.stringify(calls[0])).toContain("[REDACTED:password:");
+        const files = filesUnder(s.world.dataDir);
+        expect(files.length).toBeGreaterThan(0);
+        // Any four characters of it in a row, as od lays them out (spaces dropped): `Zq7x`, `#mP2`, `Lq8T`…
+        const windows = Array.from({ length: password.length - 3 }, (_, i) => password.slice(i, i + 4));
+        for (const f of files) {
+          const text = readFileSync(f, "latin1").replaceAll(" ", "");
+          expect({ file: f, leaked: windows.filter((w) => text.includes(w)) }).toEqual({ file: f, leaked: [] });
+        }
       },
       TEST_TIMEOUT_MS,
     );
