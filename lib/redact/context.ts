@@ -64,8 +64,40 @@ function colonBefore(s: string, at: number): boolean {
   while (i > 0 && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i--;
   return s.charCodeAt(i) === 58;
 }
-/** `name=value;` pairs, two or more (an ADO.NET, ODBC or libpq-with-semicolons connection string). */
-const PAIR_LIST = /^[ \t]*(?:[A-Za-z][\w .-]{0,40}=[^;=\n]*;[ \t]*){1,40}[A-Za-z][\w .-]{0,40}=[^;=\n]*;?[ \t]*$/;
+/**
+ * `name=value;` pairs, two or more (an ADO.NET, ODBC, libpq-with-semicolons or Azure Storage
+ * connection string); a value may end in base64's padding (`AccountKey=…==`).
+ */
+const PAIR_LIST = /^[ \t]*(?:[A-Za-z][\w .-]{0,40}=[^;=\n]*={0,2};[ \t]*){1,40}[A-Za-z][\w .-]{0,40}=[^;=\n]*={0,2};?[ \t]*$/;
+
+/**
+ * Whether `value` is a list of `name=value;` pairs: under a connection string's key its pairs are
+ * read as pairs (`Password=`, `Pwd=`, `AccountKey=` go; the server, database and endpoint stay).
+ *
+ * @example
+ * ```ts
+ * pairList("Server=db;Database=app;Password=x;"); // true
+ * pairList("DefaultEndpointsProtocol=https;AccountName=a;AccountKey=QUJD==;EndpointSuffix=core.windows.net"); // true
+ * pairList("postgres://app:x@db/app"); // false
+ * ```
+ */
+export const pairList = (value: string): boolean => value.includes(";") && PAIR_LIST.test(value);
+
+/** Longest bare pair list read to its line's end (a connection string is far shorter). */
+const PAIRS_MAX = 1024;
+
+/** Whether the rest of the line from `at` is a pair list (pairList), its reading charged to the key/value rule's budget. */
+function barePairList(ctx: ScanCtx, s: string, at: number): boolean {
+  // The line's end looked for within PAIRS_MAX only: a search to the end of a long line from every hit on it was quadratic.
+  const lim = Math.min(s.length, at + PAIRS_MAX);
+  // Hits on one long line share the stretch already known to hold no line break.
+  let e = Math.max(at, Math.min(lim, ctx.memo.pairsNoBreak ?? 0));
+  while (e < lim && ctx.units[e] !== 10) e++;
+  ctx.memo.pairsNoBreak = e;
+  if (e > at && ctx.units[e - 1] === 13) e--;
+  chargeReading(ctx, "kvRead", e - at);
+  return pairList(s.slice(at, e));
+}
 /** A YAML block scalar's header: literal or folded, a chomping indicator, an indentation digit. */
 const BLOCK_HEADER = /[|>](?:[-+]?[1-9]?|[1-9][-+])(?=[ \t\r]*\n)/y;
 
@@ -910,7 +942,8 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
   // "Server=db;Database=app;Trusted_Connection=True;"`): its pairs are read as pairs (`Password=`,
   // `Pwd=`, `AccountKey=` go, the server and database stay), and with none that names a secret
   // nothing in it is one.
-  if (cls.kind === "connection-string" && value.includes(";") && PAIR_LIST.test(value)) return;
+  // A bare value stops at the first `;`: the pairs are the rest of its line (read up to PAIRS_MAX, and charged).
+  if (cls.kind === "connection-string" && (pairList(value) || (v.bare && s.charCodeAt(v.end) === 59 && barePairList(ctx, s, v.start)))) return;
   // A bare word is a reference in code (`password = userPassword`), but in an env file it is the
   // value itself (`DB_PASSWORD=CorrectHorseBattery`): an environment name opening its line, `=` right
   // after it, is judged as a quoted value is.

@@ -24,6 +24,7 @@
  * ```
  */
 import { dataDir } from "../config/paths.ts";
+import { pairList } from "./context.ts";
 import { Copies } from "./copies.ts";
 import { decodeBase64Text, DECODE_BUDGET, dockerAuthText } from "./decode.ts";
 import { BUILTIN_RULES, type ExtraRule, innerScanner, render, renderTo, resolve, scan, type Segment } from "./engine.ts";
@@ -284,7 +285,9 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
       const cls = classifyKey(key);
       // The key labels the whole value a secret, unless a rule already covers
       // all of it (then keep the rule's kind and kept prefix).
-      if (cls && !(cls.kind === "connection-string" && s.includes("://")) && plausibleSecret(s, cls.password, key, cls.strict)) {
+      // A connection URL, or `name=value;` pairs in which the rules found the secret: the rest of it stays.
+      const readAsPairs = cls?.kind === "connection-string" && (s.includes("://") || (segs.length > 0 && pairList(s)));
+      if (cls && !readAsPairs && plausibleSecret(s, cls.password, key, cls.strict)) {
         const covered = segs.reduce((n, g) => n + (g.end - g.start), 0);
         const keptPrefix = segs.length === 1 ? segs[0]!.start : 0;
         if (!(segs.length === 1 && segs[0]!.end === s.length && keptPrefix <= 24 && covered + keptPrefix === s.length)) whole = { kind: cls.kind };

@@ -78,6 +78,8 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     // Hex of text (rules/encoded.ts): lines that join into one decoded block, and one run of hex.
     ["xxd -p lines of password=… pairs", fill(`${Buffer.from("password=Xy9#kQ2mZ7 ").toString("hex")}\n`)],
     ["one hex run of password=password=…", fill("70617373776f72643d")],
+    // A bare value under a connection string's key is read to its line's end for its pairs (context.ts barePairList).
+    ["connection-string keys on one long line: ConnectionString=A=b;…", fill("ConnectionString=A=b;")],
     // Environment reads' defaults, a template's default filter, Go's DSN (rules/env-default.ts, connection.ts).
     ["secret-named reads with no default: process.env.DB_PASSWORD || process.env.DB_PASSWORD || …", fill("process.env.DB_PASSWORD || ")],
     ["getenv calls nested in their own default: getenv('API_TOKEN', getenv('API_TOKEN', …", fill("getenv('API_TOKEN', ")],

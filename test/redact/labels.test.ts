@@ -122,6 +122,21 @@ describe("weak or no labels", () => {
     expect(inCode).not.toContain(pw);
     const trusted = 'var ConnectionString = @"Server=.\\SQLEXPRESS;Database=app;Trusted_Connection=True;";\n';
     expect(r.text(trusted)).toBe(trusted);
+    // An Azure Storage string under such a key, its key base64-padded: only the key goes, quoted, bare, and as a JSON value.
+    const azure = `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${key};EndpointSuffix=core.windows.net`;
+    const kept = /^DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=\[REDACTED:azure-storage-account-key:[0-9a-f]{4}\];EndpointSuffix=core\.windows\.net$/;
+    expect(r.text(`AZURE_STORAGE_CONNECTION_STRING="${azure}"`).slice(33, -1)).toMatch(kept);
+    expect(r.text(`connectionString: ${azure}`).slice(18)).toMatch(kept);
+    const walked = r.value({ connectionString: azure, AzureWebJobsStorage: azure }) as Record<string, string>;
+    expect(walked.connectionString).toMatch(kept);
+    expect(walked.AzureWebJobsStorage).toMatch(kept);
+    // A pair list in which no rule finds a secret is still masked whole under such a key; one in which the
+    // entropy rule finds a token keeps the rest.
+    const opaque = r.value({ connectionString: "Server=db;Database=app;Blob=CorrectHorseBattery" }) as Record<string, string>;
+    expect(opaque.connectionString).toMatch(/^\[REDACTED:connection-string:[0-9a-f]{4}\]$/);
+    const random = tok(24);
+    const found = r.value({ connectionString: `Server=db;Database=app;Blob=${random}` }) as Record<string, string>;
+    expect(found.connectionString).toMatch(/^Server=db;Database=app;Blob=\[REDACTED:[a-z-]+:[0-9a-f]{4}\]$/);
   });
   test("CLI flags: -p, --password, redis-cli -a", () => {
     const pw = tok(14);
