@@ -14,6 +14,25 @@ export const DECODE_BUDGET = 2 * 1024 * 1024;
 export const DECODE_DEPTH = 3;
 
 const B64 = /^[A-Za-z0-9+/_-]{4,65536}={0,2}$/;
+/**
+ * Whether code unit `c` is a hex digit, either case.
+ *
+ * @example
+ * ```ts
+ * isHexUnit("F".charCodeAt(0)); // true
+ * ```
+ */
+export const isHexUnit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+/**
+ * The value of hex digit `c` (isHexUnit).
+ *
+ * @example
+ * ```ts
+ * hexValue("f".charCodeAt(0)); // 15
+ * ```
+ */
+export const hexValue = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87);
+
 // Control characters other than tab/newline/CR, and the replacement character
 // Buffer emits for invalid UTF-8: the plaintext is binary, not text.
 export const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]/;

@@ -18,6 +18,7 @@
  * A dump that starts elsewhere (`tail`, `xxd -s`), `xxd -i` and
  * `od -t x1` are not read (`xxd -p` is hex of text: rules/encoded.ts).
  */
+import { hexValue, isHexUnit } from "../decode.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
 
 /** A dump read back: its bytes, and where the text shows each. */
@@ -40,8 +41,6 @@ export const DUMP_MAX_BYTES = 1 << 20;
 
 type Format = "xxd" | "hexdump" | "od";
 
-const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-const hexValue = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87);
 const isOctal = (c: number): boolean => c >= 48 && c <= 55;
 
 /** The format whose first line opens at `a`: its offset column, then what follows it. */
@@ -60,7 +59,7 @@ function offsetOf(s: string, a: number, b: number, format: Format): number {
   let v = 0;
   for (let i = a; i < a + digits; i++) {
     const c = s.charCodeAt(i);
-    if (format === "od" ? !isOctal(c) : !isHex(c)) return -1;
+    if (format === "od" ? !isOctal(c) : !isHexUnit(c)) return -1;
     v = v * (format === "od" ? 8 : 16) + (format === "od" ? c - 48 : hexValue(c));
   }
   // Past digits the offset may go on (a dump of 4 GB); the first lines never do.
@@ -97,14 +96,14 @@ class Bytes {
  */
 function hexPairs(s: string, p: number, b: number, bytes: Bytes, line: number, format: Format): number {
   let n = 0;
-  while (p + 1 < b && isHex(s.charCodeAt(p)) && isHex(s.charCodeAt(p + 1))) {
+  while (p + 1 < b && isHexUnit(s.charCodeAt(p)) && isHexUnit(s.charCodeAt(p + 1))) {
     bytes.push((hexValue(s.charCodeAt(p)) << 4) | hexValue(s.charCodeAt(p + 1)), p, p + 2, line);
     n++;
     p += 2;
     // The next pair: adjacent (an xxd group), after one space, or after two in hexdump's middle.
     if (p < b && s.charCodeAt(p) === 32) {
-      if (p + 1 < b && isHex(s.charCodeAt(p + 1))) p++;
-      else if (format === "hexdump" && n === 8 && p + 2 < b && s.charCodeAt(p + 1) === 32 && isHex(s.charCodeAt(p + 2))) p += 2;
+      if (p + 1 < b && isHexUnit(s.charCodeAt(p + 1))) p++;
+      else if (format === "hexdump" && n === 8 && p + 2 < b && s.charCodeAt(p + 1) === 32 && isHexUnit(s.charCodeAt(p + 2))) p += 2;
     }
   }
   // The hex ends at the two spaces before the character column (or the line's end).

@@ -6,7 +6,7 @@
  * (`github-pat` within `base64`). Decoding is charged to the call's decode
  * budget, so a payload of encoded runs stays linear.
  */
-import { decodeBase64Text, DECODED_PRIORITY, mayOpenText, NOT_TEXT } from "../decode.ts";
+import { decodeBase64Text, DECODED_PRIORITY, hexValue, isHexUnit, mayOpenText, NOT_TEXT } from "../decode.ts";
 import { spaceOrQuote } from "../keys.ts";
 import { RUN_DIGIT, RUN_LOWER, RUN_UPPER } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
@@ -41,8 +41,6 @@ function mixed(u: Uint16Array, i: number, j: number): boolean {
 
 /** Shortest hex run decoded (8 bytes). */
 const HEX_MIN = 16;
-const isHexUnit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-const hexValue = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87);
 
 /** Whether `u[i..j)` is hex digits of one case (what `xxd -p`, `.hex()` and `%x` print). */
 function hexOnly(u: Uint16Array, i: number, j: number): boolean {
