@@ -3,7 +3,8 @@
  * bytes to a line, in hex and as characters, so `DB_PASSWORD=hunter2hunter`
  * in a `.env` an agent dumps to look for a stray byte (a BOM, a `\r`) is cut
  * at every sixteenth byte and spelled twice, and no rule reads it whole: the
- * key's line keeps `hunt`, the next line `er2hunter` and the hex of all of it.
+ * key/value rule masks `hunt` on the key's line, and `er2hunter` on the next
+ * line stays, with the hex of all of it.
  *
  * So a dump is read back into its bytes (latin1: one character per byte, so
  * a byte's place is its character's), the bytes are scanned like any text,
@@ -213,7 +214,7 @@ function odCells(s: string, p: number, b: number, bytes: Bytes, line: number): b
  * The findings for bytes `[from, to)` of dump `d`, kind `kind`, piece `of`:
  * one per line for the hex (or od's cells) and one per line for the character column.
  */
-export function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string, out: Finding[]): void {
+function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string, out: Finding[]): void {
   for (let x = from; x < to; ) {
     let y = x;
     while (y < to && d.line[y] === d.line[x]) y++;
