@@ -322,8 +322,10 @@ export function createRedactor(config: RedactConfig = {}): Redactor {
     if (found && segs.length > 0) {
       const at = lineCols(s, segs.map((g) => g.start));
       segs.forEach((g, i) => {
-        const f: Found = { path, ...at[i]!, kind: g.kind, rule: g.tag !== undefined && g.of === undefined ? "copy" : g.rule, length: g.end - g.start, checksum: g.checksum === true };
-        found.push(g.within ? { ...f, within: g.within } : g.tag !== undefined ? { ...f, copy: true } : f);
+        // A copy carries the original's tag; so does a piece of a secret shown in pieces (Segment.of), which is no copy.
+        const copy = g.tag !== undefined && g.of === undefined;
+        const f: Found = { path, ...at[i]!, kind: g.kind, rule: copy ? "copy" : g.rule, length: g.end - g.start, checksum: g.checksum === true };
+        found.push(g.within ? { ...f, within: g.within } : copy ? { ...f, copy: true } : f);
       });
     }
     return segs;

@@ -128,6 +128,8 @@ describe("a secret in a hex dump is masked where the dump shows it", () => {
   test("--explain names the rule", () => {
     const found = r.explainText!(XXD).found;
     expect(found.some((f) => f.rule === "dump" && f.kind === "password")).toBe(true);
+    // A piece of the secret where the dump shows it is no copy of it.
+    expect(found.filter((f) => f.rule === "dump").every((f) => f.copy === undefined)).toBe(true);
   });
 });
 
