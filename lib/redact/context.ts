@@ -43,9 +43,8 @@ const DIRECTORY_VALUE = /[/\\]|^[.~$%]/;
 const DOCKER_CONFIG_KEY = /dockerconfigjson|dockercfg/i;
 /** Whether the value at `start` follows YAML's `: ` (a tag is YAML's only there; `KEY=!x` is a value). */
 function yamlTagged(s: string, start: number): boolean {
-  let i = start;
-  while (i > 0 && (s.charCodeAt(i - 1) === 32 || s.charCodeAt(i - 1) === 9)) i--;
-  return i < start && s.charCodeAt(i - 1) === 58;
+  const c = s.charCodeAt(start - 1);
+  return (c === 32 || c === 9) && colonBefore(s, start);
 }
 /**
  * The YAML tags that stand where a value would be: Ansible's `!vault`, CloudFormation's intrinsic

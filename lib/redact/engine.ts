@@ -260,24 +260,29 @@ export function strongest(findings: readonly Finding[]): Inner | undefined {
  * undefined past the nesting limit.
  */
 export function innerScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Inner | undefined) | undefined {
-  const found = decodedScanner(rules, extras, depth, budget);
-  return found && ((plain) => {
+  return strongestOf(decodedScanner(rules, extras, depth, budget));
+}
+
+/** A rescan's strongest find (ScanCtx.inner). */
+const strongestOf = (found: DecodedScanner | undefined): ((plain: string) => Inner | undefined) | undefined =>
+  found &&
+  ((plain) => {
     const f = found(plain);
     return f && strongest(f);
   });
-}
 
-/** innerScanner's rescan, resolved into segments (ScanCtx.segments). */
-function segmentScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Segment[] | undefined) | undefined {
-  const found = decodedScanner(rules, extras, depth, budget);
-  return found && ((plain) => {
+/** A rescan's finds, resolved into segments (ScanCtx.segments). */
+const segmentsOf = (found: DecodedScanner | undefined): ((plain: string) => Segment[] | undefined) | undefined =>
+  found &&
+  ((plain) => {
     const f = found(plain);
     return f && resolve(f);
   });
-}
+
+type DecodedScanner = (plain: string) => Finding[] | undefined;
 
 /** The findings of decoded plaintext at `depth + 1`, charged to `budget`; undefined past the nesting limit or the budget. */
-function decodedScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): ((plain: string) => Finding[] | undefined) | undefined {
+function decodedScanner(rules: readonly Rule[], extras: readonly ExtraRule[], depth: number, budget: { left: number }): DecodedScanner | undefined {
   if (depth >= DECODE_DEPTH) return undefined;
   return (plain) => {
     if (plain.length > budget.left) return undefined;
@@ -302,8 +307,9 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
   // The run list is lent (runs.ts) for the rules' pass only: no rule keeps it.
   const runs = lendRuns(units, RUN_MIN);
   try {
-    const budget = opts.budget ?? { left: DECODE_BUDGET };
-    const ctx: ScanCtx = { s, units, runs, out, memo: {}, inner: innerScanner(rules, extras, depth, budget), segments: segmentScanner(rules, extras, depth, budget), strict: opts.strict === true };
+    // One rescan of decoded plaintext, read two ways: its strongest find, and where its finds are.
+    const rescan = decodedScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET });
+    const ctx: ScanCtx = { s, units, runs, out, memo: {}, inner: strongestOf(rescan), segments: segmentsOf(rescan), strict: opts.strict === true };
     const hits = findKeywords(units, keywordIndex(rules));
     for (const rule of rules) {
       const before = out.length;
@@ -386,12 +392,13 @@ export interface Segment {
 }
 
 /** The segment `[start, end)` named by finding `best`. */
-const segmentOf = (start: number, end: number, best: Finding): Segment =>
-  best.of !== undefined
-    ? { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule, of: best.of }
-    : best.within === undefined
-      ? { start, end, kind: best.kind, checksum: best.checksum, rule: best.rule }
-      : { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule };
+const segmentOf = (start: number, end: number, best: Finding): Segment => {
+  const g: Segment = best.within === undefined
+    ? { start, end, kind: best.kind, checksum: best.checksum, rule: best.rule }
+    : { start, end, kind: best.kind, checksum: best.checksum, within: best.within, rule: best.rule };
+  // Only a dump's pieces carry the whole secret: the rest keep the smaller shape.
+  return best.of === undefined ? g : { ...g, of: best.of };
+};
 
 /**
  * Resolves overlaps: a finding inside a higher-priority finding's whole match
