@@ -18,6 +18,7 @@ import { err, fail, out, stdoutPieces } from "../cli/print.ts";
 import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
 import { oneShotPayload } from "./tiering.ts";
+import { adviseHugePages } from "../runtime/pages.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
 
@@ -103,6 +104,8 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
     out(`${USAGE}\n\nReads stdin and writes it to stdout with secrets replaced by [REDACTED:<kind>:<tag>].\n  --json     input is JSON (or JSON Lines); string values are redacted using their keys as context\n  --explain  list what was found where (line:column +length), by kind and rule, without the values (instead of the output)\n  --strict   more aggressive entropy detection (unlabelled hex, shorter tokens), for a second pass before sharing a trace\n`);
     return 0;
   }
+  // Before the read: the input's own pages come 2 MB at a time too (pages.ts).
+  adviseHugePages();
   const inputs: { name: string; text: string }[] = [];
   if (files.length === 0) {
     try {

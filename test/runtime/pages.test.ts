@@ -1,0 +1,84 @@
+/**
+ * Huge-page advice (lib/runtime/pages.ts): the maps reader, the mode test,
+ * and, in a child process so the runner's own heap is untouched, that memory
+ * touched after the advice really comes in 2 MB pages and before it does not.
+ */
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { asksForHugePages, HEAP_MAPPING_MIN_BYTES, heapMappings } from "../../lib/runtime/pages.ts";
+import { ROOT } from "../support/tracegate.ts";
+
+const MAPS = [
+  "00200000-01a39000 r--p 00000000 fe:00 2212110                            /usr/local/bin/tracegate",
+  "01a40000-0684a000 r-xp 01838000 fe:00 2212110                            /usr/local/bin/tracegate",
+  "06867000-06cb8000 rw-p 0665e000 fe:00 2212110                            /usr/local/bin/tracegate",
+  "07000000-17000000 rw-p 00000000 00:00 0                                  [heap]",
+  "30ac6c00000-30b06c00000 rw-p 00000000 00:00 0 ",
+  "7f4d00000000-7f4e00000000 rw-p 00000000 00:00 0",
+  "7f4e68adb000-7f4ea8adb000 rwxp 00000000 00:00 0 ",
+  "7f4e679ff000-7f4e67dff000 rw-p 00000000 00:00 0 ",
+  "7f4e60000000-7f4e64000000 rw-s 00000000 00:01 1234                       /memfd:shared (deleted)",
+  "7ffc1a2b0000-7ffc1a2d1000 rw-p 00000000 00:00 0                          [stack]",
+].join("\n");
+
+test("the heap's mappings: large, private, anonymous and read-write only", () => {
+  expect(heapMappings(MAPS)).toEqual([
+    { start: 0x30ac6c00000n, length: 1n << 30n },
+    { start: 0x7f4d00000000n, length: 4n << 30n },
+  ]);
+  // The 4 MB thread-sized mapping comes in only when the floor is lowered to it.
+  expect(heapMappings(MAPS, 4n << 20n).map((m) => m.length)).toEqual([1n << 30n, 4n << 30n, 4n << 20n]);
+  expect(HEAP_MAPPING_MIN_BYTES).toBe(64n << 20n);
+  expect(heapMappings("")).toEqual([]);
+});
+
+test("huge pages are asked for only in madvise mode", () => {
+  expect(asksForHugePages("always [madvise] never\n")).toBe(true);
+  expect(asksForHugePages("[always] madvise never\n")).toBe(false);
+  expect(asksForHugePages("always madvise [never]\n")).toBe(false);
+  expect(asksForHugePages("")).toBe(false);
+});
+
+/** Runs pages.ts in a child: optionally advise, then touch 48 MB of heap; reports how much of it came in huge pages. */
+function touched(advise: boolean): { advised: number; hugeKb: number } {
+  const script = `
+    import { adviseHugePages } from ${JSON.stringify(join(ROOT, "lib/runtime/pages.ts"))};
+    import { readFileSync } from "node:fs";
+    const huge = () => Number(/AnonHugePages:\\s+(\\d+)/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))[1]);
+    const advised = ${advise} ? adviseHugePages() : 0;
+    const before = huge();
+    const bytes = new Uint8Array(48 << 20);
+    bytes.fill(1);
+    const parts = [];
+    for (let i = 0; i < 4000; i++) parts.push("x".repeat(2000) + i);
+    const joined = parts.join("|");
+    console.log(JSON.stringify({ advised, hugeKb: huge() - before, keep: bytes[7] + joined.length }));
+  `;
+  const p = Bun.spawnSync([process.execPath, "-e", script], { cwd: ROOT });
+  if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+  return JSON.parse(p.stdout.toString());
+}
+
+const mode = (() => {
+  try {
+    return readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8");
+  } catch {
+    return "";
+  }
+})();
+
+test("memory touched after the advice comes in 2 MB pages, and without it in 4 KB pages", () => {
+  if (process.platform !== "linux" || !asksForHugePages(mode)) {
+    console.warn(`SKIPPED: transparent huge pages are not in madvise mode here (${JSON.stringify(mode.trim())}): nothing to advise`);
+    expect(touched(true).advised).toBe(0);
+    return;
+  }
+  const without = touched(false);
+  const withAdvice = touched(true);
+  expect(without.advised).toBe(0);
+  expect(without.hugeKb).toBe(0);
+  expect(withAdvice.advised).toBeGreaterThan(0);
+  // Most of the 48 MB (and the strings) in 2 MB pages; a page the kernel could not find whole stays small.
+  expect(withAdvice.hugeKb).toBeGreaterThanOrEqual(32 * 1024);
+});
