@@ -3,11 +3,11 @@
  * and, in a child process so the runner's own heap is untouched, that memory
  * touched after the advice really comes in 2 MB pages and before it does not.
  */
-import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { asksForHugePages, HEAP_MAPPING_MIN_BYTES, heapMappings } from "../../lib/runtime/pages.ts";
-import { ROOT } from "../support/tracegate.ts";
+import { cleanup, postToolUse, recordsIn, ROOT, run, tempDir } from "../support/tracegate.ts";
 
 const MAPS = [
   "00200000-01a39000 r--p 00000000 fe:00 2212110                            /usr/local/bin/tracegate",
@@ -81,4 +81,47 @@ test("memory touched after the advice comes in 2 MB pages, and without it in 4 K
   expect(withAdvice.advised).toBeGreaterThan(0);
   // Most of the 48 MB (and the strings) in 2 MB pages; a page the kernel could not find whole stays small.
   expect(withAdvice.hugeKb).toBeGreaterThanOrEqual(32 * 1024);
+});
+
+// Where bun:ffi cannot load (here: the JIT off, which its trampolines need), the advice throws
+// inside and nothing changes: same bytes out, exit 0, nothing on stderr, the record written.
+describe("the compiled binary where the advice cannot be given", () => {
+  const token = "ghp_R8fK2mQ9xL4vN7pT3wY6zB1cD5eH0jA8sU2i";
+  const noJit = { BUN_JSC_useJIT: "0" };
+
+  test("redact prints the same redacted bytes with and without the JIT", async () => {
+    const home = tempDir();
+    try {
+      const input = `export GITHUB_TOKEN=${token}\n${"build step ok\n".repeat(50_000)}`;
+      const [normal, without] = await Promise.all([run(["redact"], { stdin: input, env: { TRACEGATE_HOME: home } }), run(["redact"], { stdin: input, env: { TRACEGATE_HOME: home, ...noJit } })]);
+      for (const r of [normal, without]) {
+        expect(r.code).toBe(0);
+        expect(r.stderr).toBe("");
+      }
+      const out = new TextDecoder().decode(normal.stdout);
+      expect(out).not.toContain(token);
+      expect(out).toContain("[REDACTED:github-pat:");
+      expect(Buffer.from(without.stdout).equals(Buffer.from(normal.stdout))).toBe(true);
+    } finally {
+      cleanup(home);
+    }
+  });
+
+  test("a hook past the advice's threshold records its payload, exit 0, stdout empty", async () => {
+    const home = tempDir();
+    try {
+      const stdout = `${token}\n${"x".repeat(700 * 1024)}\n`;
+      const r = await run(["post-tool-use"], { stdin: postToolUse("s-pages", { tool_response: { stdout, stderr: "", interrupted: false, isImage: false } }), env: { TRACEGATE_HOME: home, ...noJit } });
+      expect(r.code).toBe(0);
+      expect(r.stdout.length).toBe(0);
+      const records = recordsIn(home);
+      expect(records.length).toBe(1);
+      const text = JSON.stringify(records[0]);
+      expect(text).not.toContain(token);
+      expect(text).toContain("[REDACTED:github-pat:");
+      expect(existsSync(join(home, "errors.log"))).toBe(false);
+    } finally {
+      cleanup(home);
+    }
+  });
 });
