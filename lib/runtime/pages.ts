@@ -85,6 +85,8 @@ export function adviseHugePages(): number {
     const heap = heapMappings(readFileSync("/proc/self/maps", "latin1"));
     if (heap.length === 0) return advised;
     const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    // By soname: the loader hands back the libc this process already runs on and searches no
+    // path, so LD_LIBRARY_PATH cannot put another library here.
     const libc = dlopen("libc.so.6", { madvise: { args: [FFIType.u64, FFIType.u64, FFIType.i32], returns: FFIType.i32 } });
     try {
       for (const { start, length } of heap) if (libc.symbols.madvise(start, length, MADV_HUGEPAGE) === 0) advised++;
