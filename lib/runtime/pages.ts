@@ -9,10 +9,11 @@
  * where a process asked for them when transparent huge pages are in `madvise`
  * mode (the usual distribution default), and Bun's allocator reserves its heap
  * without asking. So such a process asks, with `madvise(MADV_HUGEPAGE)` over
- * every large private anonymous mapping it has (the allocator's 1 GiB arena and
- * the JS heap's cage): memory touched from then on comes 2 MB at a time.
+ * every large private anonymous mapping it has that nobody marked (the
+ * allocator's 1 GiB arena): memory touched from then on comes 2 MB at a time.
  *
- * The cost: about 2 ms to load libc through `bun:ffi`, and a larger peak RSS
+ * The cost: about 3 ms to read `/proc/self/smaps` and load libc through
+ * `bun:ffi`, and a larger peak RSS
  * (a 2 MB page is resident whole once touched: 101 -> 122-136 MB for 5 MB).
  * Output never depends on it; where anything is missing (not Linux, THP off or
  * `always`, no `bun:ffi`, no JIT for its trampoline) it does nothing.
@@ -33,20 +34,33 @@ export interface Mapping {
 
 /**
  * The private anonymous read-write mappings of at least `minBytes` in a
- * `/proc/PID/maps` text: where the allocators keep the heap.
+ * `/proc/PID/smaps` text that nobody has marked yet: where the allocators keep
+ * the heap. A mapping whose owner said `MADV_NOHUGEPAGE` (VmFlags `nh`:
+ * JavaScriptCore says it of the cage it reserves for array buffers) keeps
+ * that choice; one already advised (`hg`) needs nothing.
  *
  * @example
  * ```ts
- * const maps = "30ac6c00000-30b06c00000 rw-p 00000000 00:00 0 \n01a40000-0684a000 r-xp 01838000 fe:00 2212110    /usr/bin/tracegate\n";
- * heapMappings(maps); // [{ start: 0x30ac6c00000n, length: 1n << 30n }]
+ * const smaps = "30ac6c00000-30b06c00000 rw-p 00000000 00:00 0 \nRss: 56000 kB\nVmFlags: rd wr mr mw me ac nr \n";
+ * heapMappings(smaps); // [{ start: 0x30ac6c00000n, length: 1n << 30n }]
  * ```
  */
-export function heapMappings(maps: string, minBytes: bigint = HEAP_MAPPING_MIN_BYTES): Mapping[] {
+export function heapMappings(smaps: string, minBytes: bigint = HEAP_MAPPING_MIN_BYTES): Mapping[] {
   const found: Mapping[] = [];
-  for (const m of maps.matchAll(/^([0-9a-f]+)-([0-9a-f]+) rw-p 0+ 00:00 0[ \t]*$/gm)) {
-    const start = BigInt(`0x${m[1]}`);
-    const length = BigInt(`0x${m[2]}`) - start;
-    if (length >= minBytes) found.push({ start, length });
+  let pending: Mapping | undefined;
+  for (const line of smaps.split("\n")) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+) (\S+) (\S+) (\S+)\s*(.*)$/.exec(line);
+    if (m) {
+      pending = undefined;
+      const start = BigInt(`0x${m[1]}`);
+      const length = BigInt(`0x${m[2]}`) - start;
+      // rw-p, offset 0, no device, inode 0, no name: anonymous and private ([heap] and [stack] have names).
+      if (m[3] === "rw-p" && /^0+$/.test(m[4]!) && m[5] === "00:00" && m[6] === "0" && m[7] === "" && length >= minBytes) pending = { start, length };
+    } else if (pending && line.startsWith("VmFlags:")) {
+      const flags = line.slice(8).trim().split(/\s+/);
+      if (!flags.includes("nh") && !flags.includes("hg")) found.push(pending);
+      pending = undefined;
+    }
   }
   return found;
 }
@@ -82,7 +96,7 @@ export function adviseHugePages(): number {
   if (process.platform !== "linux") return advised;
   try {
     if (!asksForHugePages(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "latin1"))) return advised;
-    const heap = heapMappings(readFileSync("/proc/self/maps", "latin1"));
+    const heap = heapMappings(readFileSync("/proc/self/smaps", "latin1"));
     if (heap.length === 0) return advised;
     const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
     // By soname: the loader hands back the libc this process already runs on and searches no

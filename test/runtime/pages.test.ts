@@ -9,28 +9,36 @@ import { join } from "node:path";
 import { asksForHugePages, HEAP_MAPPING_MIN_BYTES, heapMappings } from "../../lib/runtime/pages.ts";
 import { cleanup, postToolUse, recordsIn, ROOT, run, tempDir } from "../support/tracegate.ts";
 
-const MAPS = [
-  "00200000-01a39000 r--p 00000000 fe:00 2212110                            /usr/local/bin/tracegate",
-  "01a40000-0684a000 r-xp 01838000 fe:00 2212110                            /usr/local/bin/tracegate",
-  "06867000-06cb8000 rw-p 0665e000 fe:00 2212110                            /usr/local/bin/tracegate",
-  "07000000-17000000 rw-p 00000000 00:00 0                                  [heap]",
-  "30ac6c00000-30b06c00000 rw-p 00000000 00:00 0 ",
-  "7f4d00000000-7f4e00000000 rw-p 00000000 00:00 0",
-  "7f4e68adb000-7f4ea8adb000 rwxp 00000000 00:00 0 ",
-  "7f4e679ff000-7f4e67dff000 rw-p 00000000 00:00 0 ",
-  "7f4e60000000-7f4e64000000 rw-s 00000000 00:01 1234                       /memfd:shared (deleted)",
-  "7ffc1a2b0000-7ffc1a2d1000 rw-p 00000000 00:00 0                          [stack]",
-].join("\n");
+/** A /proc/PID/smaps excerpt: each mapping's header, a field, and its VmFlags. */
+const SMAPS = [
+  ["00200000-01a39000 r--p 00000000 fe:00 2212110                            /usr/local/bin/tracegate", "rd mr mw me"],
+  ["01a40000-0684a000 r-xp 01838000 fe:00 2212110                            /usr/local/bin/tracegate", "rd ex mr mw me"],
+  ["06867000-06cb8000 rw-p 0665e000 fe:00 2212110                            /usr/local/bin/tracegate", "rd wr mr mw me ac"],
+  ["07000000-17000000 rw-p 00000000 00:00 0                                  [heap]", "rd wr mr mw me ac"],
+  ["30ac6c00000-30b06c00000 rw-p 00000000 00:00 0 ", "rd wr mr mw me ac nr"],
+  ["7f4d00000000-7f4e00000000 rw-p 00000000 00:00 0", "rd wr mr mw me nr"],
+  // JavaScriptCore's cage, marked MADV_NOHUGEPAGE by its owner, and one advised already.
+  ["7f5000000000-7f5200000000 rw-p 00000000 00:00 0 ", "rd wr mr mw me nr nh"],
+  ["7f5300000000-7f5310000000 rw-p 00000000 00:00 0 ", "rd wr mr mw me nr hg"],
+  ["7f4e68adb000-7f4ea8adb000 rwxp 00000000 00:00 0 ", "rd wr ex mr mw me nr"],
+  ["7f4e679ff000-7f4e67dff000 rw-p 00000000 00:00 0 ", "rd wr mr mw me ac"],
+  ["7f4e60000000-7f4e64000000 rw-s 00000000 00:01 1234                       /memfd:shared (deleted)", "rd wr sh mr mw me ms"],
+  ["7ffc1a2b0000-7ffc1a2d1000 rw-p 00000000 00:00 0                          [stack]", "rd wr mr mw me gd ac"],
+]
+  .map(([head, flags]) => `${head}\nRss:                   4 kB\nVmFlags: ${flags} \n`)
+  .join("");
 
-test("the heap's mappings: large, private, anonymous and read-write only", () => {
-  expect(heapMappings(MAPS)).toEqual([
+test("the heap's mappings: large, private, anonymous, read-write, and not marked by their owner", () => {
+  expect(heapMappings(SMAPS)).toEqual([
     { start: 0x30ac6c00000n, length: 1n << 30n },
     { start: 0x7f4d00000000n, length: 4n << 30n },
   ]);
   // The 4 MB thread-sized mapping comes in only when the floor is lowered to it.
-  expect(heapMappings(MAPS, 4n << 20n).map((m) => m.length)).toEqual([1n << 30n, 4n << 30n, 4n << 20n]);
+  expect(heapMappings(SMAPS, 4n << 20n).map((m) => m.length)).toEqual([1n << 30n, 4n << 30n, 4n << 20n]);
   expect(HEAP_MAPPING_MIN_BYTES).toBe(64n << 20n);
   expect(heapMappings("")).toEqual([]);
+  // A header with no VmFlags after it (a truncated read) is not taken on trust.
+  expect(heapMappings("30ac6c00000-30b06c00000 rw-p 00000000 00:00 0 \n")).toEqual([]);
 });
 
 test("huge pages are asked for only in madvise mode", () => {
