@@ -356,9 +356,9 @@ export class Copies {
     }
   }
 
-  /** The forms that start at `i`: head, then each length the head's group has, then tail, then the text. */
+  /** The forms that start at `i`: head, then each length the head's group has, then tail, then body, then the text. */
   private startsAt(s: string, u: Uint16Array, ix: SampledIndex, i: number, budget: { left: number }, hits: [number, number, Known][]): void {
-    const { groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys, forms, minLen } = ix;
+    const { groupSlots, groupShift, groupHeads, lenOff, lenFlat, tails, tailShift, formBuckets, formShift, formNext, formKeys, forms, minLen } = ix;
     const n = u.length;
     if (i + minLen > n) return;
     const groupMask = groupSlots.length - 1;
@@ -374,7 +374,10 @@ export class Copies {
       const len = lenFlat[l]!;
       budget.left--;
       if (i + len > n) continue;
-      const k = mix3(h, len, key4u(u, i + len - 4));
+      // The tail first (one lookup); the whole body is hashed only where some form has this head, length and tail.
+      const t = mix3(h, len, key4u(u, i + len - 4)) >>> tailShift;
+      if ((tails[t >>> 5]! & (1 << (t & 31))) === 0) continue;
+      const k = mix3(h, len, bodyHashU(u, i, len));
       for (let f = formBuckets[k >>> formShift]!; f !== 0; f = formNext[f]!) {
         if (formKeys[f] !== k) continue;
         budget.left -= 16;
@@ -472,10 +475,12 @@ function buildTables(variants: readonly Variant[]): CopyIndex {
  * about one window in 32 to pass by chance), and by a coarser hash the
  * offsets those windows sit at. Then, in typed arrays, the
  * forms' heads (mix8 of the first eight units; forms sharing one are a
- * group) with each group's lengths, and the forms by head, length and last
- * four units (mix3): a prefix family's forms (`ghp_…`, JWTs, which share
- * dozens of characters) are told apart by their tails in one lookup, so a
- * record full of them stays linear.
+ * group) with each group's lengths, a bit per head, length and last four
+ * units, and the forms by head, length and a hash of their whole body
+ * (mix3): a prefix family's forms (`ghp_…`, JWTs, which share dozens of
+ * characters) mostly part at the tail bit in one lookup, and those that share
+ * a tail too (sequential ids) at the body's hash, so a record full of them
+ * stays linear.
  */
 interface SampledIndex {
   /** The forms, numbered from 1 (0 ends a chain). */
@@ -499,11 +504,14 @@ interface SampledIndex {
   /** Group `g`'s distinct form lengths are `lenFlat[lenOff[g - 1]..lenOff[g])`. */
   readonly lenOff: Int32Array;
   readonly lenFlat: Int32Array;
-  /** mix3(head, length, tail)'s top bits -> the first form of its chain, or 0; `formNext` goes on. */
+  /** A bit per mix3(head, length, tail): whether a form's body is worth hashing at a start. */
+  readonly tails: Int32Array;
+  readonly tailShift: number;
+  /** mix3(head, length, body)'s top bits -> the first form of its chain, or 0; `formNext` goes on. */
   readonly formBuckets: Int32Array;
   readonly formShift: number;
   readonly formNext: Int32Array;
-  /** Form -> its mix3. */
+  /** Form -> its mix3 (head, length, body). */
   readonly formKeys: Int32Array;
 }
 
@@ -516,8 +524,25 @@ const setBit = (t: Int32Array, x: number): void => {
 };
 /** A 32-bit hash of a key4 whose top bits depend on all four units. */
 const mix4 = (h: number): number => Math.imul(h, 0x9e3779b1);
-/** One 32-bit hash of a head, a length and a tail key4. */
-const mix3 = (h: number, len: number, tail: number): number => Math.imul(Math.imul(h ^ len, 0x85ebca6b) ^ tail, 0x9e3779b1);
+/** One 32-bit hash of a head, a length and a body hash. */
+const mix3 = (h: number, len: number, body: number): number => Math.imul(Math.imul(h ^ len, 0x85ebca6b) ^ body, 0x9e3779b1);
+/**
+ * FNV-1a over every unit of `u[i..i+len)`. A head and a tail alone did not
+ * tell apart forms that share both (sequential ids, `ghp_0000…0001ab` and
+ * `ghp_0000…0002ab`): every one of them fell in one chain, and a record of
+ * 150,000 such secrets compared each copy with all of them.
+ */
+const bodyHashU = (u: Uint16Array, i: number, len: number): number => {
+  let h = 0x811c9dc5 | 0;
+  for (let k = i, end = i + len; k < end; k++) h = Math.imul(h ^ u[k]!, 0x01000193);
+  return h;
+};
+/** bodyHashU of a whole string. */
+const bodyHash = (t: string): number => {
+  let h = 0x811c9dc5 | 0;
+  for (let k = 0; k < t.length; k++) h = Math.imul(h ^ t.charCodeAt(k), 0x01000193);
+  return h;
+};
 const NO_LENGTHS: readonly number[] = [];
 /** log2 of a table of at least `slots` entries (at least 2^10). */
 const tableLog = (slots: number): number => Math.min(24, Math.max(10, Math.ceil(Math.log2(slots))));
@@ -533,6 +558,7 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
   const count = variants.length + 1;
   const forms: Variant[] = [variants[0]!];
   const formKeys = new Int32Array(count);
+  const tb = bitTable(count, 32);
   // Groups by head, found through the table the search reads (open addressing on the head's top
   // bits, at most a quarter full: a chance start ends at an empty slot); a Map of heads cost more
   // than the rest of the build. A group's lengths are kept distinct (a form's length is at most
@@ -572,7 +598,8 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
       if (more === undefined) moreLens.set(g, [t.length]);
       else if (!more.includes(t.length)) more.push(t.length);
     }
-    formKeys[f] = mix3(h, t.length, key4(t, t.length - 4));
+    setBit(tb.bits, mix3(h, t.length, key4(t, t.length - 4)) >>> tb.shift);
+    formKeys[f] = mix3(h, t.length, bodyHash(t));
   }
   const groups = heads.length - 1;
   const groupHeads = new Int32Array(groups + 1);
@@ -595,7 +622,7 @@ function buildSampled(variants: readonly Variant[]): SampledIndex {
     formNext[f] = formBuckets[b]!;
     formBuckets[b] = f;
   }
-  return { forms, minLen, stride, windows: w.bits, windowShift: w.shift, offsets, offsetShift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, formBuckets, formShift, formNext, formKeys };
+  return { forms, minLen, stride, windows: w.bits, windowShift: w.shift, offsets, offsetShift, groupSlots, groupShift, groupHeads, lenOff, lenFlat, tails: tb.bits, tailShift: tb.shift, formBuckets, formShift, formNext, formKeys };
 }
 
 /**

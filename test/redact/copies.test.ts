@@ -154,6 +154,20 @@ test("the copy search is linear: many finds sharing a prefix, echoed many times"
   expect(Object.values(small).filter((t) => t.startsWith("ghp_") && out.includes(t.slice(4))).length).toBe(0);
 }, 60_000);
 
+test("copies of secrets that share their first eight and last four characters all go (sequential passwords)", () => {
+  // A head and a tail told such forms apart no better than one: each copy was compared with every
+  // form of the family until the compare budget ran out, and the copies after that stayed in clear.
+  const pw = (i: number) => `CorrectHorse${String(i).padStart(5, "0")}Staple`;
+  for (const n of [1000, 20_000]) {
+    let text = "";
+    for (let i = 0; i < n; i++) text += `user${i}: password=${pw(i)}\n`;
+    text += `later the log printed ${pw(7)} and ${pw(n - 3)} in clear\n`;
+    const out = createRedactor({ fingerprintKey: "k" }).text(text);
+    expect(out.slice(out.lastIndexOf("later"))).toMatch(/^later the log printed \[REDACTED:password:[0-9a-f]{4}\] and \[REDACTED:password:[0-9a-f]{4}\] in clear\n$/);
+    expect(leak(out, pw(7))).toBeUndefined();
+  }
+}, 60_000);
+
 describe("the many-secrets copy search finds exactly what a search for each form finds", () => {
   // The reference: every form searched for natively, then the same rules as find (bounded short
   // forms stand alone, longest first at a position, no overlaps).

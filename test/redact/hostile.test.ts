@@ -175,6 +175,13 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["quoted pwd keys, each with a password: \"pwd\":\"Xk9mQ2vL7pR4\", …", fill('"pwd":"Xk9mQ2vL7pR4",')],
     ["one INSERT of thousands of tuples", `insert into t (email, password) values ${fill("('a@b.c', 'Zq7wintersun'), ")}`],
     ["YAML password lines far apart in one long hunk", fill(`@@ -1 +1 @@\n${" k\n".repeat(600)}+  password: newSecret43\n`)],
+    // Thousands of secrets sharing their first eight and last four characters, each echoed: every copy
+    // was compared with the whole family (budget-bound, and the copies past the budget stayed in clear).
+    ["sequential passwords sharing head and tail, each echoed", (() => {
+      let t = "";
+      for (let i = 0; t.length < SIZE; i++) t += `password=CorrectHorse${String(i).padStart(5, "0")}Staple then echo CorrectHorse${String(i).padStart(5, "0")}Staple\n`;
+      return t.slice(0, SIZE);
+    })()],
   ] as const) {
     test(name, () => {
       cost(log);
