@@ -10,7 +10,9 @@
  * 3. a 5 MB mixed document (dense with secrets: the worst case per byte) and
  *    5 MB of real files (node_modules) timed against secretlint (recommended
  *    preset) on the same file, alternately, medians; and whole processes,
- *    `dist/tracegate redact` against secretlint's CLI.
+ *    `dist/tracegate redact` against secretlint's CLI; and the in-process
+ *    pair again where freed memory is kept (faults.ts: this VM's page faults
+ *    are most of secretlint's in-process time).
  *
  *   bun bench/redact/run.ts [--docs N] [--real N] [--runs N] [--cli-runs N] [--no-secretlint]
  *
@@ -259,6 +261,9 @@ async function timed(name: string, five: string, cold: boolean): Promise<void> {
   if (theirs.length) {
     console.log(`secretlint (preset-recommend, same file): median ${median(theirs).toFixed(0)} ms  (runs: ${theirs.map((x) => x.toFixed(0)).join(", ")})`);
     console.log(`tracegate/secretlint in process: ${(median(ours) / median(theirs)).toFixed(2)}x; pair by pair ${pairwise(ours, theirs)}`);
+    // The same pair where freed memory is kept, so neither pays this machine's page faults anew each call (faults.ts).
+    const kept = Bun.spawnSync([process.execPath, join(import.meta.dir, "faults.ts"), file, "--runs", String(RUNS)], { env: { ...process.env, MIMALLOC_PURGE_DELAY: "-1" } });
+    console.log(kept.exitCode === 0 ? kept.stdout.toString().trim() : `faults.ts failed: ${kept.stderr.toString().trim().split("\n").pop()}`);
   }
   console.log(`observer cap 2500 ms: text() uses ${(median(ours) / 2500 * 100).toFixed(0)}% of it`);
 }
