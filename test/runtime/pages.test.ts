@@ -4,9 +4,9 @@
  * touched after the advice really comes in 2 MB pages and before it does not.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { asksForHugePages, HEAP_MAPPING_MIN_BYTES, heapMappings } from "../../lib/runtime/pages.ts";
+import { asksForHugePages, cgroupMemoryFiles, HEADROOM_MIN_BYTES, HEAP_MAPPING_MIN_BYTES, heapMappings, memoryHeadroom } from "../../lib/runtime/pages.ts";
 import { cleanup, postToolUse, recordsIn, ROOT, run, tempDir } from "../support/tracegate.ts";
 
 /** A /proc/PID/smaps excerpt: each mapping's header, a field, and its VmFlags. */
@@ -46,6 +46,21 @@ test("huge pages are asked for only in madvise mode", () => {
   expect(asksForHugePages("[always] madvise never\n")).toBe(false);
   expect(asksForHugePages("always madvise [never]\n")).toBe(false);
   expect(asksForHugePages("")).toBe(false);
+});
+
+test("the cgroup's memory cap: v1's memory controller, else v2's files; no cap when unlimited", () => {
+  // A hybrid host: v1 controllers and the v2 line; the memory controller is v1's.
+  const hybrid = "9:name=systemd:/\n4:memory:/process_api/efaf53\n1:cpu:/\n0::/\n";
+  expect(cgroupMemoryFiles(hybrid)).toEqual({ limit: "/sys/fs/cgroup/memory/process_api/efaf53/memory.limit_in_bytes", usage: "/sys/fs/cgroup/memory/process_api/efaf53/memory.usage_in_bytes" });
+  expect(cgroupMemoryFiles("0::/user.slice/session-2.scope\n")).toEqual({ limit: "/sys/fs/cgroup/user.slice/session-2.scope/memory.max", usage: "/sys/fs/cgroup/user.slice/session-2.scope/memory.current" });
+  // A container's own namespace: its cgroup is the root.
+  expect(cgroupMemoryFiles("0::/\n")).toEqual({ limit: "/sys/fs/cgroup/memory.max", usage: "/sys/fs/cgroup/memory.current" });
+  expect(cgroupMemoryFiles("")).toBeUndefined();
+  expect(memoryHeadroom("1073741824\n", "805306368\n")).toBe(256 * 1024 * 1024);
+  expect(memoryHeadroom("max\n", "805306368\n")).toBeUndefined();
+  expect(memoryHeadroom("9223372036854771712\n", "589901824\n")).toBeUndefined();
+  expect(memoryHeadroom("", "1")).toBe(-1); // an empty limit reads as 0: capped at nothing, so no advice
+  expect(HEADROOM_MIN_BYTES).toBe(512 * 1024 * 1024);
 });
 
 /** Runs pages.ts in a child: optionally advise, then touch 48 MB of heap; reports how much of it came in huge pages. */
@@ -132,4 +147,36 @@ describe("the compiled binary where the advice cannot be given", () => {
       cleanup(home);
     }
   });
+});
+
+// A real cap: a memory cgroup of its own with 300 MB, the child moved into it before it starts.
+test("under a cgroup memory cap with little headroom, no advice is given; outside it, it is", () => {
+  if (process.platform !== "linux" || !asksForHugePages(mode)) {
+    console.warn(`SKIPPED: transparent huge pages are not in madvise mode here (${JSON.stringify(mode.trim())})`);
+    return;
+  }
+  const files = cgroupMemoryFiles(readFileSync("/proc/self/cgroup", "utf8"));
+  const v1 = files?.limit.endsWith("memory.limit_in_bytes");
+  const dir = v1 ? `/sys/fs/cgroup/memory/tracegate-test-${process.pid}` : `/sys/fs/cgroup/tracegate-test-${process.pid}`;
+  try {
+    mkdirSync(dir);
+    writeFileSync(join(dir, v1 ? "memory.limit_in_bytes" : "memory.max"), String(300 * 1024 * 1024));
+  } catch (e) {
+    console.warn(`SKIPPED: cannot make a memory cgroup here (${(e as Error).message}): the cap's guard is checked by the unit tests above only`);
+    return;
+  }
+  try {
+    const script = `import { adviseHugePages } from ${JSON.stringify(join(ROOT, "lib/runtime/pages.ts"))}; console.log(adviseHugePages());`;
+    const inside = Bun.spawnSync(["sh", "-c", `echo $$ > ${dir}/cgroup.procs && exec "$0" -e "$1"`, process.execPath, script], { cwd: ROOT });
+    expect(inside.stderr.toString()).toBe("");
+    expect(inside.stdout.toString().trim()).toBe("0");
+    const outside = Bun.spawnSync([process.execPath, "-e", script], { cwd: ROOT });
+    expect(Number(outside.stdout.toString().trim())).toBeGreaterThan(0);
+  } finally {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // a process still in it: the kernel frees the group when it leaves
+    }
+  }
 });
