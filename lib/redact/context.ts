@@ -340,7 +340,9 @@ function valueAfter(s: string, keyStart: number, keyEnd: number, max = VALUE_MAX
   let j = start;
   while (j < lim) {
     const cc = s.charCodeAt(j);
-    if (BARE_STOP.has(cc) || (urlParam && (cc === 38 || cc === 35))) break;
+    // A query parameter ends at `&`. A `#` would open the URL's fragment, but a secret's parameter holds
+    // it as typed (`?user=app&password=Zq7#wKx9` in a curl line, a JDBC URL), so it does not end one.
+    if (BARE_STOP.has(cc) || (urlParam && cc === 38)) break;
     j++;
   }
   if (xml && !s.startsWith("</", j)) return undefined;

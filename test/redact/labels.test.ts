@@ -408,6 +408,17 @@ describe("only the secret goes", () => {
       expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, "Kx9#mP2$vL")).toBe(`REDIS_URL=${url}\n`);
     });
   }
+  // And in a query parameter that names a secret: the parameter ends at `&`, not at the `#`.
+  for (const [text, secret] of [
+    ['curl "https://api.example.com/login?user=admin&password=Zq7#wKx9mP2vLq8"\n', "Zq7#wKx9mP2vLq8"],
+    ["DATABASE_URL=mysql://db.internal:3306/app?user=app&password=Tr0ub4dor#3xyz&ssl=true\n", "Tr0ub4dor#3xyz"],
+    ["jdbc:postgresql://db:5432/app?user=app&password=Zq7#wKx9mP2&sslmode=require\n", "Zq7#wKx9mP2"],
+  ] as const) {
+    test(`a password with a # in a query parameter: ${text.trim()}`, () => {
+      const out = gone(text, secret);
+      expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, secret)).toBe(text);
+    });
+  }
   for (const text of ["see https://example.com:8080#section for more, mail me@x.com\n", "https://example.com:8080#a@b\n", "https://host:8080/#/a:b@c\n"]) {
     test(`a fragment after a host stays: ${text.trim()}`, () => staysWhole(text));
   }
