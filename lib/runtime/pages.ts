@@ -88,17 +88,36 @@ export function asksForHugePages(enabled: string): boolean {
  */
 export const HEADROOM_MIN_BYTES = 512 * 1024 * 1024;
 
-/** The files that hold the memory cap and use of the cgroup `/proc/self/cgroup` names: v1's memory controller when it has one, else v2's. */
-export function cgroupMemoryFiles(cgroup: string): { limit: string; usage: string } | undefined {
+/**
+ * The files that hold the memory cap and use of the cgroup `/proc/self/cgroup`
+ * names and of each group above it, the group's own first: a cap set on a
+ * parent (a container's, a user slice's) binds its children too. v1's memory
+ * controller when there is one, else v2's files.
+ *
+ * @example
+ * ```ts
+ * cgroupMemoryFiles("0::/a/b\n").map((f) => f.limit); // [".../a/b/memory.max", ".../a/memory.max", "/sys/fs/cgroup/memory.max"]
+ * ```
+ */
+export function cgroupMemoryFiles(cgroup: string): { limit: string; usage: string }[] {
   let v2: string | undefined;
+  let v1: string | undefined;
   for (const line of cgroup.split("\n")) {
     const m = /^(\d+):([^:]*):(.*)$/.exec(line.trim());
     if (!m) continue;
-    const path = m[3] === "/" ? "" : m[3]!;
-    if (m[2]!.split(",").includes("memory")) return { limit: `/sys/fs/cgroup/memory${path}/memory.limit_in_bytes`, usage: `/sys/fs/cgroup/memory${path}/memory.usage_in_bytes` };
-    if (m[1] === "0" && m[2] === "") v2 = path;
+    if (m[2]!.split(",").includes("memory")) v1 = m[3]!;
+    else if (m[1] === "0" && m[2] === "") v2 = m[3]!;
   }
-  return v2 === undefined ? undefined : { limit: `/sys/fs/cgroup${v2}/memory.max`, usage: `/sys/fs/cgroup${v2}/memory.current` };
+  const path = v1 ?? v2;
+  if (path === undefined) return [];
+  const files: { limit: string; usage: string }[] = [];
+  // From the group up to the root. The host's v2 root has no memory.max (its read fails and is
+  // skipped); a container's own root, in a cgroup namespace, has its cap there.
+  for (let p = path.replace(/\/+$/, ""); ; p = p.slice(0, p.lastIndexOf("/"))) {
+    files.push(v1 !== undefined ? { limit: `/sys/fs/cgroup/memory${p}/memory.limit_in_bytes`, usage: `/sys/fs/cgroup/memory${p}/memory.usage_in_bytes` } : { limit: `/sys/fs/cgroup${p}/memory.max`, usage: `/sys/fs/cgroup${p}/memory.current` });
+    if (p === "") break;
+  }
+  return files;
 }
 
 /**
@@ -119,15 +138,18 @@ export function memoryHeadroom(limit: string, usage: string): number | undefined
   return cap - used;
 }
 
-/** The headroom under this process's cgroup cap, or undefined when uncapped or unknown. */
+/** The least headroom under the caps of this process's cgroup and the groups above it, or undefined when none is capped or readable. */
 function cgroupHeadroom(): number | undefined {
-  const files = cgroupMemoryFiles(readFileSync("/proc/self/cgroup", "latin1"));
-  if (!files) return undefined;
-  try {
-    return memoryHeadroom(readFileSync(files.limit, "latin1"), readFileSync(files.usage, "latin1"));
-  } catch {
-    return undefined;
+  let least: number | undefined;
+  for (const { limit, usage } of cgroupMemoryFiles(readFileSync("/proc/self/cgroup", "latin1"))) {
+    try {
+      const room = memoryHeadroom(readFileSync(limit, "latin1"), readFileSync(usage, "latin1"));
+      if (room !== undefined && (least === undefined || room < least)) least = room;
+    } catch {
+      // a level this process cannot read: the others still count
+    }
   }
+  return least;
 }
 
 let advised: number | undefined;
@@ -138,7 +160,7 @@ let advised: number | undefined;
  *
  * @example
  * ```ts
- * adviseHugePages(); // 2 on Linux in madvise mode; 0 elsewhere
+ * adviseHugePages(); // 1 or more on Linux in madvise mode (the allocator's arena); 0 elsewhere
  * ```
  */
 export function adviseHugePages(): number {

@@ -48,14 +48,24 @@ test("huge pages are asked for only in madvise mode", () => {
   expect(asksForHugePages("")).toBe(false);
 });
 
-test("the cgroup's memory cap: v1's memory controller, else v2's files; no cap when unlimited", () => {
+test("the cgroup's memory cap: v1's memory controller, else v2's files, from the group up to the root; no cap when unlimited", () => {
   // A hybrid host: v1 controllers and the v2 line; the memory controller is v1's.
   const hybrid = "9:name=systemd:/\n4:memory:/process_api/efaf53\n1:cpu:/\n0::/\n";
-  expect(cgroupMemoryFiles(hybrid)).toEqual({ limit: "/sys/fs/cgroup/memory/process_api/efaf53/memory.limit_in_bytes", usage: "/sys/fs/cgroup/memory/process_api/efaf53/memory.usage_in_bytes" });
-  expect(cgroupMemoryFiles("0::/user.slice/session-2.scope\n")).toEqual({ limit: "/sys/fs/cgroup/user.slice/session-2.scope/memory.max", usage: "/sys/fs/cgroup/user.slice/session-2.scope/memory.current" });
-  // A container's own namespace: its cgroup is the root.
-  expect(cgroupMemoryFiles("0::/\n")).toEqual({ limit: "/sys/fs/cgroup/memory.max", usage: "/sys/fs/cgroup/memory.current" });
-  expect(cgroupMemoryFiles("")).toBeUndefined();
+  expect(cgroupMemoryFiles(hybrid)).toEqual([
+    { limit: "/sys/fs/cgroup/memory/process_api/efaf53/memory.limit_in_bytes", usage: "/sys/fs/cgroup/memory/process_api/efaf53/memory.usage_in_bytes" },
+    { limit: "/sys/fs/cgroup/memory/process_api/memory.limit_in_bytes", usage: "/sys/fs/cgroup/memory/process_api/memory.usage_in_bytes" },
+    { limit: "/sys/fs/cgroup/memory/memory.limit_in_bytes", usage: "/sys/fs/cgroup/memory/memory.usage_in_bytes" },
+  ]);
+  // v2: a session scope under a user slice, whose cap binds the scope too; then the root.
+  expect(cgroupMemoryFiles("0::/user.slice/session-2.scope\n")).toEqual([
+    { limit: "/sys/fs/cgroup/user.slice/session-2.scope/memory.max", usage: "/sys/fs/cgroup/user.slice/session-2.scope/memory.current" },
+    { limit: "/sys/fs/cgroup/user.slice/memory.max", usage: "/sys/fs/cgroup/user.slice/memory.current" },
+    { limit: "/sys/fs/cgroup/memory.max", usage: "/sys/fs/cgroup/memory.current" },
+  ]);
+  // A container's own namespace: its cgroup is the root, and its cap is there.
+  expect(cgroupMemoryFiles("0::/\n")).toEqual([{ limit: "/sys/fs/cgroup/memory.max", usage: "/sys/fs/cgroup/memory.current" }]);
+  expect(cgroupMemoryFiles("4:memory:/\n")).toEqual([{ limit: "/sys/fs/cgroup/memory/memory.limit_in_bytes", usage: "/sys/fs/cgroup/memory/memory.usage_in_bytes" }]);
+  expect(cgroupMemoryFiles("")).toEqual([]);
   expect(memoryHeadroom("1073741824\n", "805306368\n")).toBe(256 * 1024 * 1024);
   expect(memoryHeadroom("max\n", "805306368\n")).toBeUndefined();
   expect(memoryHeadroom("9223372036854771712\n", "589901824\n")).toBeUndefined();
@@ -149,34 +159,48 @@ describe("the compiled binary where the advice cannot be given", () => {
   });
 });
 
-// A real cap: a memory cgroup of its own with 300 MB, the child moved into it before it starts.
-test("under a cgroup memory cap with little headroom, no advice is given; outside it, it is", () => {
+// A real cap: a memory cgroup of its own with 300 MB, and a group inside it with no cap of its own
+// (a container's or a user slice's cap binds the groups under it); the child moved in before it starts.
+test("under a cgroup memory cap with little headroom, its own or a parent's, no advice is given; outside it, it is", () => {
   if (process.platform !== "linux" || !asksForHugePages(mode)) {
     console.warn(`SKIPPED: transparent huge pages are not in madvise mode here (${JSON.stringify(mode.trim())})`);
     return;
   }
-  const files = cgroupMemoryFiles(readFileSync("/proc/self/cgroup", "utf8"));
-  const v1 = files?.limit.endsWith("memory.limit_in_bytes");
-  const dir = v1 ? `/sys/fs/cgroup/memory/tracegate-test-${process.pid}` : `/sys/fs/cgroup/tracegate-test-${process.pid}`;
+  const v1 = cgroupMemoryFiles(readFileSync("/proc/self/cgroup", "utf8"))[0]?.limit.endsWith("memory.limit_in_bytes");
+  const parent = v1 ? `/sys/fs/cgroup/memory/tracegate-test-${process.pid}` : `/sys/fs/cgroup/tracegate-test-${process.pid}`;
+  const inner = join(parent, "inner");
   try {
-    mkdirSync(dir);
-    writeFileSync(join(dir, v1 ? "memory.limit_in_bytes" : "memory.max"), String(300 * 1024 * 1024));
+    mkdirSync(parent);
+    writeFileSync(join(parent, v1 ? "memory.limit_in_bytes" : "memory.max"), String(300 * 1024 * 1024));
+    // v2 hands the memory controller to the groups below only when asked.
+    if (!v1) writeFileSync(join(parent, "cgroup.subtree_control"), "+memory");
+    mkdirSync(inner);
   } catch (e) {
+    try {
+      rmdirSync(parent);
+    } catch {
+      // never made
+    }
     console.warn(`SKIPPED: cannot make a memory cgroup here (${(e as Error).message}): the cap's guard is checked by the unit tests above only`);
     return;
   }
   try {
     const script = `import { adviseHugePages } from ${JSON.stringify(join(ROOT, "lib/runtime/pages.ts"))}; console.log(adviseHugePages());`;
-    const inside = Bun.spawnSync(["sh", "-c", `echo $$ > ${dir}/cgroup.procs && exec "$0" -e "$1"`, process.execPath, script], { cwd: ROOT });
-    expect(inside.stderr.toString()).toBe("");
-    expect(inside.stdout.toString().trim()).toBe("0");
+    const within = (dir: string) => Bun.spawnSync(["sh", "-c", `echo $$ > ${dir}/cgroup.procs && exec "$0" -e "$1"`, process.execPath, script], { cwd: ROOT });
+    for (const dir of [parent, inner]) {
+      const r = within(dir);
+      expect(r.stderr.toString()).toBe("");
+      expect(`${dir}: ${r.stdout.toString().trim()}`).toBe(`${dir}: 0`);
+    }
     const outside = Bun.spawnSync([process.execPath, "-e", script], { cwd: ROOT });
     expect(Number(outside.stdout.toString().trim())).toBeGreaterThan(0);
   } finally {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // a process still in it: the kernel frees the group when it leaves
+    for (const dir of [inner, parent]) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // a process still in it: the kernel frees the group when it leaves
+      }
     }
   }
 });
