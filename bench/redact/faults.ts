@@ -16,6 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { createRedactor } from "../../lib/redact/index.ts";
+import { secretlintEngine } from "./secretlint.ts";
 
 const { values: opt, positionals } = parseArgs({ options: { runs: { type: "string", default: "11" } }, allowPositionals: true });
 const file = positionals[0];
@@ -24,15 +25,7 @@ if (!file) {
   process.exit(2);
 }
 const text = await Bun.file(file).text();
-type Engine = { executeOnFiles(o: { filePathList: string[] }): Promise<unknown> };
-const { createEngine } = (await import("@secretlint/node")) as { createEngine(o: unknown): Promise<Engine> };
-const engine = await createEngine({
-  cwd: process.cwd(),
-  formatter: "json",
-  color: false,
-  maskSecrets: true,
-  configFileJSON: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] },
-});
+const engine = await secretlintEngine();
 createRedactor({ fingerprintKey: "bench" }).text(text);
 await engine.executeOnFiles({ filePathList: [file] });
 const ours: number[] = [];

@@ -28,6 +28,7 @@ import { createRedactor } from "../../lib/redact/index.ts";
 import { leak } from "../../test/redact/shapes.ts";
 import { buildCorpus, docText, mixedDocument, realFiles } from "./corpus.ts";
 import { buildRealistic, HELD_OUT, type RealDoc, TEMPLATES } from "./realistic.ts";
+import { SECRETLINT_CONFIG, type SecretlintEngine, secretlintEngine } from "./secretlint.ts";
 
 const { values: opt } = parseArgs({
   options: { docs: { type: "string", default: "3000" }, real: { type: "string", default: "40" }, runs: { type: "string", default: "5" }, "cli-runs": { type: "string", default: "5" }, "no-secretlint": { type: "boolean" } },
@@ -169,18 +170,10 @@ console.log(row("realistic (tuned)", tuned.caught / tuned.planted, tuned.fpDocs 
 console.log(row("realistic (held out)", held.caught / held.planted, held.fpDocs / held.docs));
 
 // ---------------------------------------------------------------- speed
-type Engine = { executeOnFiles(o: { filePathList: string[] }): Promise<{ ok: boolean; output: string }> };
-let engine: Engine | undefined;
+let engine: SecretlintEngine | undefined;
 if (!opt["no-secretlint"]) {
   try {
-    const { createEngine } = (await import("@secretlint/node")) as { createEngine(o: unknown): Promise<Engine> };
-    engine = await createEngine({
-      cwd: process.cwd(),
-      formatter: "json",
-      color: false,
-      maskSecrets: true,
-      configFileJSON: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] },
-    });
+    engine = await secretlintEngine();
   } catch (e) {
     console.log(`secretlint unavailable: ${(e as Error).message}`);
   }
@@ -190,7 +183,7 @@ const bin = join(import.meta.dir, "../../dist/tracegate");
 const secretlintCli = join(import.meta.dir, "../../node_modules/secretlint/bin/secretlint.js");
 const node = Bun.which("node");
 const cliReady = !opt["no-secretlint"] && node !== null && (await Bun.file(secretlintCli).exists());
-if (cliReady) writeFileSync(join(dir, ".secretlintrc.json"), JSON.stringify({ rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] }));
+if (cliReady) writeFileSync(join(dir, ".secretlintrc.json"), JSON.stringify(SECRETLINT_CONFIG));
 
 /**
  * The ratio of each run to the one beside it, as a median with its quartiles: on a machine whose
