@@ -5,7 +5,7 @@
  * each reads a bounded window from its keyword.
  */
 import { pemRule } from "./rules/pem.ts";
-import { dumpRule } from "./rules/dump.ts";
+import { byteListRule, dumpRule } from "./rules/dump.ts";
 import { puttyRule } from "./rules/putty.ts";
 import { urlUserinfoRule } from "./rules/url-userinfo.ts";
 import { SIG_RULES } from "./rules/query-signature.ts";
@@ -52,6 +52,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...PROSE_RULES.map((r) => [r, "prose"] as [Rule, string]),
   ...LANGUAGE_RULES.map((r) => [r, "language"] as [Rule, string]),
   [dumpRule, "dump"],
+  [byteListRule, "dump"],
 ]);
 
 /** Every structural rule, in the order above (the order their finds are listed in). */

@@ -75,6 +75,15 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["od -c first lines, each its own dump", fill("0000000   a\n")],
     ["hexdump -C first lines, each its own dump", fill("00000000  41 42  |AB|\n")],
     ["an xxd dump of password=… pairs", xxdOf(fill("password=Xy9#kQ2mZ7 token=ab12 ")).slice(0, SIZE)],
+    // Lines past offset 0 (any line of every layout now opens a dump): each its own dump of a line of text.
+    ["xxd lines past offset 0, each its own dump", fill("00000010: 7061 7373 776f 7264 3d58 7939 236b 5132  password=Xy9#kQ2\n")],
+    ["plain hexdump word lines, each its own dump", fill("0000010 6170 7373 6f77 6472 583d 3979 6b23 3251\n")],
+    ["od -t x1 lines, each its own dump", fill("0000020 70 61 73 73 77 6f 72 64 3d 58 79 39 23 6b 51 32\n")],
+    ["lines that open like a dump and are not: 00000010  zz", fill("00000010  zz 0: 0  0000000 \n")],
+    // Byte lists (byteListRule): one long Buffer of password=… pairs, and heads that each open a short one.
+    ["a Buffer in JSON of password=… pairs", JSON.stringify(Buffer.from(fill("password=Xy9#kQ2mZ7 ").slice(0, SIZE / 4))).slice(0, SIZE)],
+    ["Node Buffer heads, each of 8 bytes", fill("<Buffer 70 61 73 73 3d 58 79 39>\n")],
+    ["JSON Buffer heads with no values", fill('{"type":"Buffer","data":[')],
     // Hex of text (rules/encoded.ts): lines that join into one decoded block, and one run of hex.
     ["xxd -p lines of password=… pairs", fill(`${Buffer.from("password=Xy9#kQ2mZ7 ").toString("hex")}\n`)],
     ["one hex run of password=password=…", fill("70617373776f72643d")],

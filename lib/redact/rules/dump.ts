@@ -13,11 +13,23 @@
  * secret (`Finding.of`): one tag for all of them, and the copy search looks
  * for the secret itself elsewhere in the record.
  *
- * A dump is found by its first line's offset, `0000000` (seven zeros open
- * every format's first line), and read while its lines follow on, each at
- * the offset the bytes before it reach: a whole dump or its head (`| head`).
- * A dump that starts elsewhere (`tail`, `xxd -s`), `xxd -i` and
- * `od -t x1` are not read (`xxd -p` is hex of text: rules/encoded.ts).
+ * A dump is found by a line's offset: eight hex digits for xxd and hexdump
+ * -C, seven digits for od and plain hexdump. It is read while its lines
+ * follow on, each at the offset the bytes before it reach; a line at another
+ * offset (past a squeezed `*`, or lines `grep` picked out) opens a new stretch,
+ * which the scan reads as after a line break. Its first line is looked for at
+ * `0000000` (the first line of every layout) and, for xxd, hexdump -C and od
+ * -c, wherever a 16-byte line's offset ends (its last digit `0`, then xxd's
+ * `: ` or the others' spaces): so `xxd -s 0x100`, `od -c -j 16`, `| tail`
+ * and `| grep -A3` are read too.
+ *
+ * The layouts read: xxd (any `-c`, `-g`, `-u`), hexdump -C, od -c, and from
+ * offset 0 od -t x1 (with or without `z`'s character column) and the
+ * two-byte words of plain hexdump and od -x (little-endian: a word `715a`
+ * shows the bytes `5a 71`). Not read: those two past offset 0 (their lines'
+ * offsets have no literal to find them by), lines at offsets that do not end
+ * in 0 (`xxd -s 5`), od -A n (no offsets), `xxd -i` (`xxd -p` is hex of
+ * text: rules/encoded.ts).
  */
 import { hexValue, isHexUnit } from "../decode.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
@@ -40,30 +52,66 @@ export interface Dump {
 /** Longest dump read (bytes): past it the rest is left to the other rules. */
 export const DUMP_MAX_BYTES = 1 << 20;
 
-type Format = "xxd" | "hexdump" | "od";
+type Format = "xxd" | "hexdump" | "od" | "odx1" | "words";
 
-const isOctal = (c: number): boolean => c >= 48 && c <= 55;
-
-/** The format whose first line opens at `a`: its offset column, then what follows it. */
-function formatAt(s: string, a: number): Format | undefined {
-  // xxd: `00000000: 4e4f …`; hexdump -C: `00000000  4e 4f …`; od -c: `0000000   N   O …`.
-  if (s.startsWith("00000000: ", a)) return "xxd";
-  if (s.startsWith("00000000  ", a)) return "hexdump";
-  if (s.startsWith("0000000 ", a) && s.charCodeAt(a + 7) === 32) return "od";
-  return undefined;
+/** How a dump's lines open: its layout, and its offsets' digits and radix. */
+interface Layout {
+  readonly format: Format;
+  readonly digits: 7 | 8;
+  readonly radix: 8 | 16;
 }
 
-/** The offset a line opens with (hex for xxd and hexdump, octal for od), or -1. */
-function offsetOf(s: string, a: number, b: number, format: Format): number {
-  const digits = format === "od" ? 7 : 8;
-  if (b - a < digits) return -1;
-  let v = 0;
-  for (let i = a; i < a + digits; i++) {
-    const c = s.charCodeAt(i);
-    if (format === "od" ? !isOctal(c) : !isHexUnit(c)) return -1;
-    v = v * (format === "od" ? 8 : 16) + (format === "od" ? c - 48 : hexValue(c));
+const isOctal = (c: number): boolean => c >= 48 && c <= 55;
+const isDigitOf = (c: number, radix: 8 | 16): boolean => (radix === 8 ? isOctal(c) : isHexUnit(c));
+
+/** Whether `s[a..a+n)` are hex digits. */
+function hexRun(s: string, a: number, n: number): boolean {
+  for (let i = a; i < a + n; i++) if (!isHexUnit(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Whether `s[a..a+n)` are digits in `radix`. */
+function digitRun(s: string, a: number, n: number, radix: 8 | 16): boolean {
+  for (let i = a; i < a + n; i++) if (!isDigitOf(s.charCodeAt(i), radix)) return false;
+  return true;
+}
+
+/**
+ * The layouts a dump line opening at `a` may have, most likely first: its
+ * offset column, then what follows it. Plain hexdump's offsets are hex and
+ * od -x's octal, in the same layout, so both are tried.
+ */
+function layoutsAt(s: string, a: number): Layout[] {
+  // xxd: `00000010: 4e4f …`; hexdump -C: `00000010  4e 4f …`.
+  if (hexRun(s, a, 8)) {
+    if (s.charCodeAt(a + 8) === 58 && s.charCodeAt(a + 9) === 32) return [{ format: "xxd", digits: 8, radix: 16 }];
+    if (s.charCodeAt(a + 8) === 32 && s.charCodeAt(a + 9) === 32 && isHexUnit(s.charCodeAt(a + 10))) return [{ format: "hexdump", digits: 8, radix: 16 }];
+    return [];
   }
-  // Past digits the offset may go on (a dump of 4 GB); the first lines never do.
+  if (!hexRun(s, a, 7) || s.charCodeAt(a + 7) !== 32) return [];
+  const octal = digitRun(s, a, 7, 8);
+  // od -t x1: ` 4e 4f`; words (plain hexdump, od -x): ` 4f4e 4544`; od -c: `   N   O`.
+  if (hexRun(s, a + 8, 2) && (s.charCodeAt(a + 10) === 32 || a + 10 === lineEndAt(s, a + 10))) return octal ? [{ format: "odx1", digits: 7, radix: 8 }] : [];
+  if (hexRun(s, a + 8, 4)) {
+    const words: Layout[] = [{ format: "words", digits: 7, radix: 16 }];
+    return octal ? [...words, { format: "words", digits: 7, radix: 8 }] : words;
+  }
+  return octal ? [{ format: "od", digits: 7, radix: 8 }] : [];
+}
+
+/** `i` when a line ends there (`\n`, `\r\n` or the text's end), else -1. */
+const lineEndAt = (s: string, i: number): number => (i >= s.length || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13 ? i : -1);
+
+/** The offset a line opens with, or -1. */
+function offsetOf(s: string, a: number, b: number, layout: Layout): number {
+  if (b - a < layout.digits) return -1;
+  let v = 0;
+  for (let i = a; i < a + layout.digits; i++) {
+    const c = s.charCodeAt(i);
+    if (!isDigitOf(c, layout.radix)) return -1;
+    v = v * layout.radix + hexValue(c);
+  }
+  // Past digits the offset may go on (a dump of 4 GB); the lines read here never do.
   return v;
 }
 
@@ -133,52 +181,57 @@ function showsBytes(s: string, c: number, codes: readonly number[], from: number
  * ```
  */
 export function readDump(s: string, a: number): Dump | undefined {
-  const format = formatAt(s, a);
-  if (format === undefined) return undefined;
+  let best: Dump | undefined;
+  let bestBreaks = 0;
+  // Plain hexdump and od -x differ only in their offsets' radix: the reading that goes further wins,
+  // and of two that go as far, the one whose offsets follow on (the other breaks at every line).
+  for (const layout of layoutsAt(s, a)) {
+    const d = readWith(s, a, layout);
+    if (d === undefined) continue;
+    const breaks = d.at.filter((x) => x < 0).length;
+    if (best === undefined || d.stop > best.stop || (d.stop === best.stop && breaks < bestBreaks)) {
+      best = d;
+      bestBreaks = breaks;
+    }
+  }
+  return best;
+}
+
+/** readDump in one layout. */
+function readWith(s: string, a: number, layout: Layout): Dump | undefined {
+  const { format } = layout;
   const bytes = new Bytes();
   let stop = a;
   let line = 0;
-  // The file offset the next line should open at (past a `*`, a later one).
-  let expect = 0;
+  // The file offset the next line should open at (past a `*`, a later one); the first line sets it.
+  let expect = -1;
   for (let p = a; p < s.length && bytes.codes.length < DUMP_MAX_BYTES; line++) {
     let b = s.indexOf("\n", p);
     if (b < 0) b = s.length;
     const lineEnd = b > p && s.charCodeAt(b - 1) === 13 ? b - 1 : b;
     // `*`: lines the same as the one before, left out (hexdump, od, xxd -a); what follows is at a later offset.
-    if (s.charCodeAt(p) === 42 && lineEnd - p === 1) {
+    if (line > 0 && s.charCodeAt(p) === 42 && lineEnd - p === 1) {
       stop = b;
       p = b + 1;
       continue;
     }
-    const offset = offsetOf(s, p, lineEnd, format);
+    const offset = offsetOf(s, p, lineEnd, layout);
     if (offset < 0) break;
-    // A line at an offset its bytes do not follow on from: after `*`, a gap the text does not
-    // show (a new stretch, with a break the scan reads as a line's end); anything else ends the dump.
-    if (offset !== expect && !(line > 0 && s.charCodeAt(stop - 1) === 42 && offset > expect)) break;
+    if (expect < 0) expect = offset;
+    // A line at an offset its bytes do not follow on from (past `*`, or lines `grep` picked out) opens
+    // a new stretch, with a break the scan reads as a line's end: one dump and one rescan for all of
+    // them, where a dump per line cost a rescan each.
+    // The last line of every format but xxd's is the length alone.
+    if (lineEnd - p === layout.digits) {
+      if (format !== "xxd") stop = b;
+      break;
+    }
     const mark = bytes.codes.length;
     if (offset !== expect) bytes.push(10, -1, -1, line);
     const first = bytes.codes.length;
-    if (format === "od") {
-      if (!odCells(s, p + 7, lineEnd, bytes, line)) {
-        bytes.truncate(mark);
-        break;
-      }
-    } else {
-      // The last line of hexdump -C (and od) is the length alone.
-      if (lineEnd - p === 8) {
-        stop = b;
-        break;
-      }
-      if (format === "xxd" ? s.charCodeAt(p + 8) !== 58 : s.charCodeAt(p + 8) !== 32) break;
-      const hexEnd = hexPairs(s, p + 10, lineEnd, bytes, line, format);
-      if (hexEnd < 0) {
-        bytes.truncate(mark);
-        break;
-      }
-      const n = bytes.codes.length - first;
-      // The character column: xxd's last n characters of the line, hexdump's between bars.
-      const c = format === "xxd" ? lineEnd - n : s.indexOf("|", hexEnd) + 1;
-      if (c > hexEnd && c + n <= lineEnd && showsBytes(s, c, bytes.codes, first, n)) for (let k = 0; k < n; k++) bytes.charAt[first + k] = c + k;
+    if (!readLine(s, p, lineEnd, layout, bytes, line)) {
+      bytes.truncate(mark);
+      break;
     }
     expect = offset + bytes.codes.length - first;
     stop = b;
@@ -188,6 +241,64 @@ export function readDump(s: string, a: number): Dump | undefined {
   let text = "";
   for (let i = 0; i < bytes.codes.length; i += 4096) text += String.fromCharCode(...bytes.codes.slice(i, i + 4096));
   return { text, at: Int32Array.from(bytes.at), end: Int32Array.from(bytes.end), charAt: Int32Array.from(bytes.charAt), line: Int32Array.from(bytes.line), stop };
+}
+
+/** One dump line's bytes, after its offset, into `bytes` (and where its character column shows them). False when the line is not one. */
+function readLine(s: string, p: number, lineEnd: number, layout: Layout, bytes: Bytes, line: number): boolean {
+  const first = bytes.codes.length;
+  switch (layout.format) {
+    case "od":
+      return odCells(s, p + 7, lineEnd, bytes, line);
+    case "words":
+      return wordCells(s, p + 7, lineEnd, bytes, line);
+    case "odx1": {
+      const hexEnd = byteCells(s, p + 7, lineEnd, bytes, line);
+      if (hexEnd < 0) return false;
+      // `-t x1z`: the characters between `>` and `<` after the cells.
+      const open = s.indexOf(">", hexEnd);
+      if (open >= 0 && open < lineEnd) markColumn(s, open + 1, hexEnd, lineEnd, bytes, first);
+      return true;
+    }
+    default: {
+      if (layout.format === "xxd" ? s.charCodeAt(p + 8) !== 58 : s.charCodeAt(p + 8) !== 32) return false;
+      const hexEnd = hexPairs(s, p + 10, lineEnd, bytes, line, layout.format);
+      if (hexEnd < 0) return false;
+      // The character column: xxd's last n characters of the line, hexdump's between bars.
+      const n = bytes.codes.length - first;
+      markColumn(s, layout.format === "xxd" ? lineEnd - n : s.indexOf("|", hexEnd) + 1, hexEnd, lineEnd, bytes, first);
+      return true;
+    }
+  }
+}
+
+/** Notes where the character column from `c` shows the line's bytes from `first` on, when it shows them all. */
+function markColumn(s: string, c: number, hexEnd: number, lineEnd: number, bytes: Bytes, first: number): void {
+  const n = bytes.codes.length - first;
+  if (c > hexEnd && c + n <= lineEnd && showsBytes(s, c, bytes.codes, first, n)) for (let k = 0; k < n; k++) bytes.charAt[first + k] = c + k;
+}
+
+/** od -t x1's cells from `p`, ` hh` each. Returns where they ended, or -1 when the line is not one. */
+function byteCells(s: string, p: number, b: number, bytes: Bytes, line: number): number {
+  let n = 0;
+  for (; p + 3 <= b && s.charCodeAt(p) === 32 && isHexUnit(s.charCodeAt(p + 1)) && isHexUnit(s.charCodeAt(p + 2)); p += 3, n++) {
+    bytes.push((hexValue(s.charCodeAt(p + 1)) << 4) | hexValue(s.charCodeAt(p + 2)), p + 1, p + 3, line);
+  }
+  return n > 0 && (p === b || s.charCodeAt(p) === 32) ? p : -1;
+}
+
+/**
+ * The two-byte words of plain hexdump and od -x from `p`, ` hhhh` each: each
+ * word is little-endian, so its last two digits show the first byte. False
+ * when the line is not one (trailing spaces pad a short last line).
+ */
+function wordCells(s: string, p: number, b: number, bytes: Bytes, line: number): boolean {
+  let n = 0;
+  for (; p + 5 <= b && s.charCodeAt(p) === 32 && hexRun(s, p + 1, 4); p += 5, n++) {
+    bytes.push((hexValue(s.charCodeAt(p + 3)) << 4) | hexValue(s.charCodeAt(p + 4)), p + 3, p + 5, line);
+    bytes.push((hexValue(s.charCodeAt(p + 1)) << 4) | hexValue(s.charCodeAt(p + 2)), p + 1, p + 3, line);
+  }
+  while (p < b && s.charCodeAt(p) === 32) p++;
+  return n > 0 && p === b;
 }
 
 /** od -c's cells from `p`, four characters each, right-aligned: a character, an escape, or three octal digits. False when the line is not one. */
@@ -218,12 +329,23 @@ function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string,
   for (let x = from; x < to; ) {
     let y = x;
     while (y < to && d.line[y] === d.line[x]) y++;
-    // A break between stretches (no place in the text) is skipped.
-    let a = x;
-    while (a < y && d.at[a]! < 0) a++;
-    if (a < y) {
-      out.push({ from: d.at[a]!, start: d.at[a]!, end: d.end[y - 1]!, kind, priority: DUMP_PRIORITY, of });
-      if (d.charAt[a]! >= 0 && d.charAt[y - 1]! >= 0) out.push({ from: d.charAt[a]!, start: d.charAt[a]!, end: d.charAt[y - 1]! + 1, kind, priority: DUMP_PRIORITY, of });
+    // The span of the line's bytes: a word's bytes show in reverse, and a break between stretches (no place in the text) is skipped.
+    let start = -1;
+    let end = -1;
+    let charStart = -1;
+    let charEnd = -1;
+    for (let k = x; k < y; k++) {
+      if (d.at[k]! < 0) continue;
+      if (start < 0 || d.at[k]! < start) start = d.at[k]!;
+      if (d.end[k]! > end) end = d.end[k]!;
+      if (d.charAt[k]! >= 0) {
+        if (charStart < 0 || d.charAt[k]! < charStart) charStart = d.charAt[k]!;
+        if (d.charAt[k]! + 1 > charEnd) charEnd = d.charAt[k]! + 1;
+      }
+    }
+    if (start >= 0) {
+      out.push({ from: start, start, end, kind, priority: DUMP_PRIORITY, of });
+      if (charStart >= 0) out.push({ from: charStart, start: charStart, end: charEnd, kind, priority: DUMP_PRIORITY, of });
     }
     x = y;
   }
@@ -235,16 +357,112 @@ const DUMP_PRIORITY = 2;
 /** See the module comment. */
 export const dumpRule: Rule = {
   kinds: [],
-  keywords: ["0000000"],
-  scan(ctx: ScanCtx, pos: number) {
+  // Where a line's offset may open a dump: the first line of every format, and the end of any 16-byte line's offset.
+  keywords: ["0000000", "0: ", "0  "],
+  scan(ctx: ScanCtx, pos: number, kw: string) {
     const s = ctx.s;
-    // The first line's offset opens its line (after Gemini CLI's `Output: `, or at the text's start).
-    const lead = pos >= 8 && s.startsWith("Output: ", pos - 8) ? pos - 8 : pos;
-    if (lead > 0 && s.charCodeAt(lead - 1) !== 10) return;
-    if (pos < (ctx.memo.dumpEnd ?? -1)) return;
-    const d = readDump(s, pos);
+    // Where the offset opens, for this keyword: at the hit, or its last digit's place back (eight digits, or od's seven).
+    for (const a of kw === "0000000" ? [pos] : kw === "0: " ? [pos - 7] : [pos - 7, pos - 6]) {
+      if (a < 0 || a < (ctx.memo.dumpEnd ?? -1)) continue;
+      // The offset opens its line (after Gemini CLI's `Output: `, or at the text's start).
+      const lead = a >= 8 && s.startsWith("Output: ", a - 8) ? a - 8 : a;
+      if (lead > 0 && s.charCodeAt(lead - 1) !== 10) continue;
+      const d = readDump(s, a);
+      if (d === undefined) continue;
+      ctx.memo.dumpEnd = d.stop;
+      const segs = ctx.segments?.(d.text);
+      if (segs === undefined) return;
+      for (const g of segs) dumpPieces(d, g.start, g.end, g.kind, d.text.slice(g.start, g.end), ctx.out);
+      return;
+    }
+  },
+};
+
+/** Fewest bytes a list is read back from: a shorter one holds no secret worth the rescan. */
+const LIST_MIN_BYTES = 8;
+/** Most byte lists read back in one text. */
+const LISTS_MAX = 1000;
+
+/**
+ * A list of byte values from `a` read back: two hex digits each, one space
+ * apart (Node's `<Buffer 44 42 …>`), or decimal, comma-separated with any
+ * spaces and line breaks (`Uint8Array(94) [ 68, 66, … ]`, a Buffer in JSON);
+ * undefined when fewer than LIST_MIN_BYTES are there. Pure.
+ *
+ * @example
+ * ```ts
+ * readByteList("68,66,95,80,65,83,83,61]", 0, 10)!.text; // "DB_PASS="
+ * ```
+ */
+export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undefined {
+  const bytes = new Bytes();
+  let line = 0;
+  let p = a;
+  while (bytes.codes.length < DUMP_MAX_BYTES) {
+    let q = p;
+    let v = 0;
+    if (radix === 16) {
+      if (!hexRun(s, p, 2) || isHexUnit(s.charCodeAt(p + 2))) break;
+      v = (hexValue(s.charCodeAt(p)) << 4) | hexValue(s.charCodeAt(p + 1));
+      q = p + 2;
+    } else {
+      while (q < s.length && q - p < 4 && s.charCodeAt(q) >= 48 && s.charCodeAt(q) <= 57) v = v * 10 + s.charCodeAt(q++) - 48;
+      if (q === p || q - p > 3 || v > 255) break;
+    }
+    bytes.push(v, p, q, line);
+    // The separator: one space between hex pairs; a comma, with any spaces and line breaks, between decimals.
+    if (radix === 16) {
+      if (s.charCodeAt(q) !== 32) break;
+      p = q + 1;
+    } else {
+      while (q < s.length && (s.charCodeAt(q) === 32 || s.charCodeAt(q) === 13)) q++;
+      if (s.charCodeAt(q) !== 44) break;
+      q++;
+      for (; q < s.length && (s.charCodeAt(q) === 32 || s.charCodeAt(q) === 10 || s.charCodeAt(q) === 13 || s.charCodeAt(q) === 9); q++) if (s.charCodeAt(q) === 10) line++;
+      p = q;
+    }
+  }
+  if (bytes.codes.length < LIST_MIN_BYTES) return undefined;
+  let text = "";
+  for (let i = 0; i < bytes.codes.length; i += 4096) text += String.fromCharCode(...bytes.codes.slice(i, i + 4096));
+  return { text, at: Int32Array.from(bytes.at), end: Int32Array.from(bytes.end), charAt: new Int32Array(bytes.codes.length).fill(-1), line: Int32Array.from(bytes.line), stop: bytes.end[bytes.end.length - 1]! };
+}
+
+/** After a Buffer-in-JSON's `"Buffer"`: the rest of its head up to the first value (`,"data":[`, spaces and line breaks allowed). */
+const JSON_DATA_HEAD = /"?[ \t\r\n]*,[ \t\r\n]*"data"[ \t]*:[ \t\r\n]*\[[ \t\r\n]*/y;
+/** After `Uint8Array(`: its length, `) [` and the spaces before the first value. */
+const TYPED_HEAD = /\d{1,9}\) \[[ \t\r\n]*/y;
+
+/**
+ * Bytes a program printed as a list of values: Node's inspect of a Buffer
+ * (`<Buffer 44 42 5f 50 …>`, its first 50 bytes in hex) or of a Uint8Array
+ * (`Uint8Array(94) [ 68, 66, 95, … ]`), and a Buffer as JSON writes it
+ * (`{"type":"Buffer","data":[68,66,95,…]}`): an agent printing what
+ * `fs.readFileSync('.env')` returned. Read back and scanned like a dump, each
+ * secret masked on the values that show it.
+ */
+export const byteListRule: Rule = {
+  kinds: [],
+  keywords: ["<buffer ", "uint8array(", '"buffer"'],
+  scan(ctx: ScanCtx, pos: number, kw: string) {
+    const s = ctx.s;
+    if (pos < (ctx.memo.byteListEnd ?? -1)) return;
+    let a = pos + kw.length;
+    let radix: 10 | 16 = 10;
+    if (kw === "<buffer ") radix = 16;
+    else {
+      const head = kw === "uint8array(" ? TYPED_HEAD : JSON_DATA_HEAD;
+      // `"type":"Buffer"` has the keyword's closing quote already; the head regex starts after it.
+      head.lastIndex = kw === "uint8array(" ? a : a - 1;
+      if (!head.test(s)) return;
+      a = head.lastIndex;
+    }
+    const d = readByteList(s, a, radix);
     if (d === undefined) return;
-    ctx.memo.dumpEnd = d.stop;
+    ctx.memo.byteListEnd = d.stop;
+    // Each list is a rescan of its own: past LISTS_MAX in one text (no program's output prints so
+    // many), a record built of thousands of short ones would cost a rescan each.
+    if ((ctx.memo.byteLists = (ctx.memo.byteLists ?? 0) + 1) > LISTS_MAX) return;
     const segs = ctx.segments?.(d.text);
     if (segs === undefined) return;
     for (const g of segs) dumpPieces(d, g.start, g.end, g.kind, d.text.slice(g.start, g.end), ctx.out);
