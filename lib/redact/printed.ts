@@ -110,6 +110,21 @@ const GENERATORS: ReadonlyMap<string, RegExp> = new Map([
   ["perl", RANDOM_CODE],
 ]);
 
+/** Interpreters an agent runs a one-liner with (`node -e …`, `python3 -c …`). */
+const SCRIPT_RUNNERS = new Set(["node", "nodejs", "bun", "deno", "python", "python2", "python3", "ruby", "perl", "php"]);
+/** How each reads an environment variable, up to its name (the command's quotes are already gone). */
+const ENV_READ = String.raw`(?:process\.env(?:\.|\[)|Bun\.env(?:\.|\[)|Deno\.env\.get\(|os\.environ(?:\[|\.get\()|os\.getenv\(|ENV(?:\[|\.fetch\()|\$ENV\{|getenv\()\s*([A-Za-z_][A-Za-z0-9_]*)`;
+/**
+ * A one-liner that prints an environment variable: the variable read right
+ * inside a print call (`console.log(process.env.DB_PASSWORD)`,
+ * `print(os.environ[DB_PASSWORD])`, `puts ENV[API_KEY]`). A one-liner that
+ * only uses one (`connect(password=os.environ[…]); print(ok)`) prints
+ * something else.
+ */
+const PRINTED_ENV = new RegExp(String.raw`(?:console\.(?:log|info|error)|print|println|printf|puts|pp|p|echo|say|var_dump)\s*\(?\s*` + ENV_READ);
+/** `node -p EXPR`: the expression is the variable. */
+const EVALUATED_ENV = new RegExp(String.raw`(?:^|\s)` + ENV_READ);
+
 /** The clipboard's readers, by program: what must follow it (anything, for `pbpaste`). */
 const CLIPBOARD_READS: ReadonlyMap<string, RegExp> = new Map([
   ["pbpaste", /^/],
@@ -240,6 +255,13 @@ function printedByOne(part: string, depth = 0): Printed | undefined {
   // A tool that prints one named setting (`terraform output -raw db_password`, `jq -r .password`): the name says what it is.
   const setting = SETTING_PRINTERS.get(verb)?.(args);
   if (setting !== undefined) return printedAs(classifyKey(setting));
+  if (SCRIPT_RUNNERS.has(verb)) {
+    const code = args.join(" ");
+    // `node -p process.env.X` prints the expression; any runner prints what its print call is given.
+    const read = PRINTED_ENV.exec(code) ?? (args.some((a) => a === "-p" || a === "--print") ? EVALUATED_ENV.exec(code) : null);
+    const named = read ? printedAs(classifyKey(read[1]!)) : undefined;
+    if (named) return named;
+  }
   const rest = args.join(" ").toLowerCase();
   const store = STORE_READS.get(verb);
   if (store) return store.test(rest) ? STORE : undefined;

@@ -90,6 +90,31 @@ describe("which commands print a secret", () => {
     }
   });
 
+  test("an interpreter's one-liner that prints a secret-named environment variable", () => {
+    for (const [c, kind] of [
+      [`node -e 'console.log(process.env.DB_PASSWORD)'`, "password"],
+      [`node -p 'process.env.OPENAI_API_KEY'`, "api-key"],
+      [`node --print process.env["GITHUB_TOKEN"]`, "generic-secret"],
+      [`bun -e 'console.log(Bun.env.API_KEY)'`, "api-key"],
+      [`deno eval 'console.log(Deno.env.get("DB_PASSWORD"))'`, "password"],
+      [`python3 -c 'import os; print(os.environ["DB_PASSWORD"])'`, "password"],
+      [`python -c "import os; print(os.getenv('DB_PASSWORD'))"`, "password"],
+      [`python3 -c 'import os; print(os.environ.get("DB_PASSWORD"))'`, "password"],
+      [`ruby -e 'puts ENV.fetch("DB_PASSWORD")'`, "password"],
+      [`perl -e 'print $ENV{DB_PASSWORD}'`, "password"],
+      [`php -r 'echo getenv("DB_PASSWORD");'`, "password"],
+      [`docker exec api node -e 'console.log(process.env.DB_PASSWORD)'`, "password"],
+    ] as const) expect({ c, kind: printedBy(c)?.kind }).toEqual({ c, kind });
+    // Not a secret's name, a variable only used, or read and not printed.
+    for (const c of [
+      `node -e 'console.log(process.env.NODE_ENV)'`,
+      `node -p 'process.env.PATH'`,
+      `python3 -c 'import os, psycopg2; psycopg2.connect(password=os.environ["DB_PASSWORD"]); print("connected")'`,
+      `node -e 'fetch(url, { headers: { key: process.env.API_KEY } }).then((r) => console.log(r.status))'`,
+      `node -e 'console.log(Object.keys(process.env).length)'`,
+    ]) expect({ c, printed: printedBy(c) }).toEqual({ c, printed: undefined });
+  });
+
   test("commands that print no secret", () => {
     for (const c of [
       "ls -la",
@@ -181,6 +206,16 @@ describe("a tool call record", () => {
     const rec = { input: { command: "gh auth token || echo 'not logged in'" }, output: `${gho}\nnot logged in\n` };
     const out = (r.value(rec) as { output: string }).output;
     expect(out).toMatch(/^gho_\[REDACTED:github-oauth-token:[0-9a-f]{4}\]\nnot logged in\n$/);
+  });
+});
+
+describe("a one-liner that prints an environment variable", () => {
+  test("its output goes, in a tool call record and after a transcript's prompt", () => {
+    const rec = r.value({ tool_name: "Bash", tool_input: { command: `python3 -c 'import os; print(os.environ["DB_PASSWORD"])'` }, tool_response: { stdout: "wintersun2024\n" } }) as { tool_response: { stdout: string } };
+    expect(rec.tool_response.stdout).toMatch(/^\[REDACTED:password:[0-9a-f]{4}\]\n$/);
+    const out = r.text(`$ node -e 'console.log(process.env.DB_PASSWORD)'\nZq7wintersun\n$ node -e 'console.log(process.env.NODE_ENV)'\nproduction\n`);
+    expect(out).not.toContain("Zq7wintersun");
+    expect(out).toContain("\nproduction\n");
   });
 });
 
