@@ -117,6 +117,7 @@ describe("flags only one command gives a password's meaning", () => {
     `psexec \\\\host -u admin -p ${S} cmd\n`,
     `schtasks /create /tn nightly /ru admin /rp ${S} /tr backup.cmd\n`,
     `net use \\\\srv\\share ${S} /user:me\n`,
+    `net use Z: \\\\srv\\share /user:ACME\\me ${S} /persistent:yes\n`,
     `mosquitto_passwd -b /etc/mosquitto/passwd admin ${S}\n`,
     `xfreerdp /u:admin /p:${S} /v:10.0.0.5\n`,
     `xfreerdp3 /v:host "/p:${S}" /cert:ignore\n`,
@@ -462,6 +463,8 @@ describe("a flag's argument quoted as a shell needs it for symbols and spaces", 
     ["az postgres flexible-server create --name db -u admin -p Tr0ub4dor&3 --tier Burstable\n", "Tr0ub4dor&3"],
     [`rclone config create backup sftp host files.acme.io user bob pass ${W}\n`, W],
     ["rclone config update backup pass 'correct horse battery staple'\n", "correct horse battery staple"],
+    [`rclone config create s3 s3 provider AWS access_key_id AKIAIOSFODNN7EXAMPLE secret_access_key ${W}\n`, W],
+    [`rclone config create gd drive client_id 1234.apps.googleusercontent.com client_secret ${W} scope drive\n`, W],
   ] as const) {
     test(input.trim(), () => onlySecretGoes(input, secret));
   }

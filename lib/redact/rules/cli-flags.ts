@@ -143,6 +143,10 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["net use "], String.raw`net[ \t]{1,5}use[ \t]{1,5}(?:[A-Za-z]:[ \t]{1,5})?["']?\\\\[^\s'"]{1,256}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
     priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
   }],
+  // … and its password after the user switch: net use X: \\host\share /user:DOMAIN\name SECRET
+  ["password", ["net use "], String.raw`net[ \t]{1,5}use[ \t]{1,5}(?:[A-Za-z]:[ \t]{1,5})?["']?\\\\[^\s'"]{1,256}["']?[ \t]{1,5}/u(?:ser)?:["']?[^\s'"]{1,128}["']?[ \t]{1,5}["']?([^\s'"\\/*][^\s'"\\]{0,255})`, {
+    priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true),
+  }],
   // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (and the older `mc config host add`)
   ["password", ["mc alias ", "mc config "], String.raw`mc[ \t]{1,5}(?:alias[ \t]{1,5}set|config[ \t]{1,5}host[ \t]{1,5}add)[ \t]{1,5}\S{1,64}[ \t]{1,5}\S{1,512}[ \t]{1,5}["']?[^\s'"]{1,256}["']?[ \t]{1,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
@@ -176,8 +180,8 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   ["password", ["mongo"], String.raw`mongo(?:sh)?\b(?!:)[^\n]{0,200}? -p[ \t]{1,5}["']?([^\s'"\\-][^\s'"\\]{0,255})`, {
     priority: 2, accept: (v) => plausibleSecret(v, true),
   }],
-  // rclone config create|update NAME TYPE … pass X (its key value pairs; rclone obscures the password it stores, not the command line)
-  ["password", ["rclone "], String.raw`rclone[ \t]{1,5}config[ \t]{1,5}(?:create|update)\b[^\n]{0,300}?[ \t](?:pass|password)[ \t]{1,5}${ARG}`, {
+  // rclone config create|update NAME TYPE … pass X, secret_access_key X, client_secret X, key X (its key value pairs; rclone obscures the password it stores, not the command line)
+  ["password", ["rclone "], String.raw`rclone[ \t]{1,5}config[ \t]{1,5}(?:create|update)\b[^\n]{0,300}?[ \t](?:pass|password|secret_access_key|client_secret|account_key|key|token|sas_url|password2)[ \t]{1,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true),
   }],
   // lftp -u user,PASS
