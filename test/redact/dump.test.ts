@@ -271,8 +271,14 @@ describe("what is not a dump stays as it is", () => {
 
 describe("bytes a program printed as a list of values (rules/dump.ts, byteListRule)", () => {
   const bytes = Buffer.from(ENV, "latin1");
-  /** What of `secret` the values in `out` still spell, read back in order (hex pairs or decimals). */
-  const spelled = (out: string, radix: 10 | 16): string => String.fromCharCode(...[...out.matchAll(radix === 16 ? /(?<= )[0-9a-f]{2}(?= |>)/g : /(?<![\w:])\d{1,3}(?![\w\]:])/g)].map((m) => parseInt(m[0], radix)));
+  /** What of `secret` the values in `out` still spell, read back in order (hex pairs, decimals, or `0x` literals). */
+  const spelled = (out: string, radix: 10 | 16): string =>
+    String.fromCharCode(...[...out.matchAll(radix === 16 ? /(?<= )[0-9a-f]{2}(?= |>)/g : /(?<![\w:])(?:0x[0-9a-f]{1,2}|\d{1,3})(?![\w\]:])/g)].map((m) => (m[0].startsWith("0x") ? parseInt(m[0].slice(2), 16) : parseInt(m[0], radix))));
+  // xxd -i .env (vim's xxd 2022-01-14), and byte arrays in source.
+  const XXD_I = `unsigned char _env[] = {\n${[...bytes].map((b) => `0x${b.toString(16).padStart(2, "0")}`).join(", ").replace(/((?:[^,]*, ){12})/g, "$1\n").replace(/ \n/g, "\n  ").replace(/^/, "  ")}\n};\nunsigned int _env_len = ${bytes.length};\n`;
+  const GO = `var env = []byte{${[...bytes].map((b) => `0x${b.toString(16).padStart(2, "0")}`).join(", ")}}`;
+  const JAVA = `byte[] env = new byte[] { ${[...bytes].join(", ")} };`;
+  const PYTHON = `env = bytes([${[...bytes].join(", ")}])`;
   // Node 22's console.log of the Buffer fs.readFileSync(".env") returns (its first 50 bytes), of a Uint8Array, and JSON.stringify of the Buffer.
   // Node shows a Buffer's first 50 bytes: the .env's from DB_USER on hold the whole password.
   const tail = bytes.subarray(ENV.indexOf("DB_USER"));
@@ -281,7 +287,16 @@ describe("bytes a program printed as a list of values (rules/dump.ts, byteListRu
   const PRETTY = JSON.stringify({ file: bytes }, null, 2);
   const TYPED = `Uint8Array(${bytes.length}) [\n${[...bytes].map((b) => String(b).padStart(3)).join(",").replace(/((?:[^,]*,){12})/g, "$1\n")}\n]`;
 
-  for (const [name, text, radix] of [["Node's <Buffer …>", INSPECT, 16], ["a Buffer as JSON", JSON_BUFFER, 10], ["a Buffer as pretty JSON", PRETTY, 10], ["Node's Uint8Array(n) [ … ]", TYPED, 10]] as const) {
+  for (const [name, text, radix] of [
+    ["Node's <Buffer …>", INSPECT, 16],
+    ["a Buffer as JSON", JSON_BUFFER, 10],
+    ["a Buffer as pretty JSON", PRETTY, 10],
+    ["Node's Uint8Array(n) [ … ]", TYPED, 10],
+    ["xxd -i's C array", XXD_I, 10],
+    ["Go's []byte{0x…}", GO, 10],
+    ["Java's new byte[] { … }", JAVA, 10],
+    ["Python's bytes([…])", PYTHON, 10],
+  ] as const) {
     test(name, () => {
       const out = r.text(text);
       // Before the rule, every byte of both secrets was there to read back (the inspect's 50 bytes hold the password).
@@ -301,6 +316,9 @@ describe("bytes a program printed as a list of values (rules/dump.ts, byteListRu
       'const opts = { encoding: "buffer", flag: "r" };',
       "Uint8Array(3) [ 1, 2, 3 ]",
       "<Buffer >",
+      // Code's byte tables: base64's alphabet, a GIF's header.
+      `const table = new Uint8Array([${[..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].map((c) => c.charCodeAt(0)).join(", ")}]);`,
+      "data = bytes([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00])",
     ]) expect(r.text(text)).toBe(text);
   });
 

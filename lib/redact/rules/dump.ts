@@ -28,8 +28,8 @@
  * two-byte words of plain hexdump and od -x (little-endian: a word `715a`
  * shows the bytes `5a 71`). Not read: those two past offset 0 (their lines'
  * offsets have no literal to find them by), lines at offsets that do not end
- * in 0 (`xxd -s 5`), od -A n (no offsets), `xxd -i` (`xxd -p` is hex of
- * text: rules/encoded.ts).
+ * in 0 (`xxd -s 5`), od -A n (no offsets). `xxd -i` is a byte list (below),
+ * `xxd -p` hex of text (rules/encoded.ts).
  */
 import { hexValue, isHexUnit } from "../decode.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
@@ -385,8 +385,9 @@ const LISTS_MAX = 1000;
 
 /**
  * A list of byte values from `a` read back: two hex digits each, one space
- * apart (Node's `<Buffer 44 42 …>`), or decimal, comma-separated with any
- * spaces and line breaks (`Uint8Array(94) [ 68, 66, … ]`, a Buffer in JSON);
+ * apart (Node's `<Buffer 44 42 …>`), or decimal or `0x` literals,
+ * comma-separated with any spaces and line breaks (`Uint8Array(94) [ 68, 66,
+ * … ]`, a Buffer in JSON, `{ 0x44, 0x42, … }`);
  * undefined when fewer than LIST_MIN_BYTES are there. Pure.
  *
  * @example
@@ -405,6 +406,10 @@ export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undef
       if (!hexRun(s, p, 2) || isHexUnit(s.charCodeAt(p + 2))) break;
       v = (hexValue(s.charCodeAt(p)) << 4) | hexValue(s.charCodeAt(p + 1));
       q = p + 2;
+    } else if (s.charCodeAt(p) === 48 && (s.charCodeAt(p + 1) | 32) === 120) {
+      // A code literal's `0x44` (xxd -i, a byte array in source).
+      for (q = p + 2; q < s.length && q - p < 5 && isHexUnit(s.charCodeAt(q)); q++) v = (v << 4) | hexValue(s.charCodeAt(q));
+      if (q === p + 2 || q - p > 4 || v > 255) break;
     } else {
       while (q < s.length && q - p < 4 && s.charCodeAt(q) >= 48 && s.charCodeAt(q) <= 57) v = v * 10 + s.charCodeAt(q++) - 48;
       if (q === p || q - p > 3 || v > 255) break;
@@ -428,36 +433,49 @@ export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undef
   return { text, at: Int32Array.from(bytes.at), end: Int32Array.from(bytes.end), charAt: new Int32Array(bytes.codes.length).fill(-1), line: Int32Array.from(bytes.line), stop: bytes.end[bytes.end.length - 1]! };
 }
 
-/** After a Buffer-in-JSON's `"Buffer"`: the rest of its head up to the first value (`,"data":[`, spaces and line breaks allowed). */
-const JSON_DATA_HEAD = /"?[ \t\r\n]*,[ \t\r\n]*"data"[ \t]*:[ \t\r\n]*\[[ \t\r\n]*/y;
-/** After `Uint8Array(`: its length, `) [` and the spaces before the first value. */
-const TYPED_HEAD = /\d{1,9}\) \[[ \t\r\n]*/y;
+/**
+ * Where a list opens, by the keyword that finds it: what follows the keyword up to the first value,
+ * and how values are written (hex pairs, or decimals and `0x` literals).
+ */
+const LIST_HEADS: ReadonlyMap<string, { readonly head: RegExp; readonly radix: 10 | 16 }> = new Map([
+  // Node's inspect of a Buffer: `<Buffer 44 42 …>`.
+  ["<buffer ", { head: /(?:)/y, radix: 16 }],
+  // Node's inspect of a Uint8Array, `Uint8Array(94) [ 68, … ]`, and the literal `new Uint8Array([68, …])`.
+  ["uint8array(", { head: /(?:\d{1,9}\) )?\[[ \t\r\n]*/y, radix: 10 }],
+  // A Buffer in JSON: `{"type":"Buffer","data":[68,…]}` (the keyword ends at the closing quote).
+  ['"buffer"', { head: /[ \t\r\n]*,[ \t\r\n]*"data"[ \t]*:[ \t\r\n]*\[[ \t\r\n]*/y, radix: 10 }],
+  // Byte arrays in source and `xxd -i`: `unsigned char x[] = { 0x44, … }`, Go's `[]byte{0x44, …}`,
+  // Java's and C#'s `new byte[] { 68, … }`, Python's `bytes([68, …])`, Node's `Buffer.from([68, …])`.
+  ["[] = {", { head: /[ \t\r\n]*/y, radix: 10 }],
+  ["[]byte{", { head: /[ \t\r\n]*/y, radix: 10 }],
+  ["byte[] {", { head: /[ \t\r\n]*/y, radix: 10 }],
+  ["byte[]{", { head: /[ \t\r\n]*/y, radix: 10 }],
+  ["bytes([", { head: /[ \t\r\n]*/y, radix: 10 }],
+  ["bytearray([", { head: /[ \t\r\n]*/y, radix: 10 }],
+  ["buffer.from([", { head: /[ \t\r\n]*/y, radix: 10 }],
+]);
 
 /**
  * Bytes a program printed as a list of values: Node's inspect of a Buffer
  * (`<Buffer 44 42 5f 50 …>`, its first 50 bytes in hex) or of a Uint8Array
- * (`Uint8Array(94) [ 68, 66, 95, … ]`), and a Buffer as JSON writes it
+ * (`Uint8Array(94) [ 68, 66, 95, … ]`), a Buffer as JSON writes it
  * (`{"type":"Buffer","data":[68,66,95,…]}`): an agent printing what
- * `fs.readFileSync('.env')` returned. Read back and scanned like a dump, each
- * secret masked on the values that show it.
+ * `fs.readFileSync('.env')` returned; and the same list written as code,
+ * `xxd -i`'s C array or a byte array in source (`[]byte{0x73, …}`, `new
+ * byte[] { … }`, `bytes([…])`), where a credential is sometimes kept out of
+ * plain sight. Read back and scanned like a dump, each secret masked on the
+ * values that show it.
  */
 export const byteListRule: Rule = {
   kinds: [],
-  keywords: ["<buffer ", "uint8array(", '"buffer"'],
+  keywords: [...LIST_HEADS.keys()],
   scan(ctx: ScanCtx, pos: number, kw: string) {
     const s = ctx.s;
     if (pos < (ctx.memo.byteListEnd ?? -1)) return;
-    let a = pos + kw.length;
-    let radix: 10 | 16 = 10;
-    if (kw === "<buffer ") radix = 16;
-    else {
-      const head = kw === "uint8array(" ? TYPED_HEAD : JSON_DATA_HEAD;
-      // `"type":"Buffer"` has the keyword's closing quote already; the head regex starts after it.
-      head.lastIndex = kw === "uint8array(" ? a : a - 1;
-      if (!head.test(s)) return;
-      a = head.lastIndex;
-    }
-    const d = readByteList(s, a, radix);
+    const { head, radix } = LIST_HEADS.get(kw)!;
+    head.lastIndex = pos + kw.length;
+    if (!head.test(s)) return;
+    const d = readByteList(s, head.lastIndex, radix);
     if (d === undefined) return;
     ctx.memo.byteListEnd = d.stop;
     // Each list is a rescan of its own: past LISTS_MAX in one text (no program's output prints so
