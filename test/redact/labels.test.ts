@@ -419,6 +419,12 @@ describe("only the secret goes", () => {
       expect(out.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/, secret)).toBe(text);
     });
   }
+  // JSON that escapes its slashes (PHP's json_encode): the userinfo is read as in any URL.
+  test("a URL with its slashes escaped keeps all but the password", () => {
+    const text = '{"url":"https:\\/\\/app:Zq7wintersun@db.acme.io\\/prod","db":"postgres:\\/\\/app:Tr0ub4dor&3@db:5432\\/x","home":"https:\\/\\/acme.io\\/"}\n';
+    const out = gone(gone(text, "Zq7wintersun"), "Tr0ub4dor&3");
+    expect(out).toMatch(/^\{"url":"https:\\\/\\\/app:\[REDACTED:url-userinfo:[0-9a-f]{4}\]@db\.acme\.io\\\/prod","db":"postgres:\\\/\\\/app:\[REDACTED:postgres-url:[0-9a-f]{4}\]@db:5432\\\/x","home":"https:\\\/\\\/acme\.io\\\/"\}\n$/);
+  });
   for (const text of ["see https://example.com:8080#section for more, mail me@x.com\n", "https://example.com:8080#a@b\n", "https://host:8080/#/a:b@c\n"]) {
     test(`a fragment after a host stays: ${text.trim()}`, () => staysWhole(text));
   }

@@ -29,17 +29,19 @@ const schemeUnit = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && 
 /**
  * `scheme://user:pass@host`: redact only the password (the last `@` before
  * the host ends it); token-as-user with no colon is redacted when it looks random.
+ * The authority ends at a backslash, so an escaped slash (`\/`) ends it too.
  */
 export const urlUserinfoRule: Rule = {
   kinds: ["url-userinfo", "postgres-url", "mysql-url", "mongodb-url", "redis-url", "amqp-url", "mssql-url", "database-url"],
-  keywords: ["://"],
-  scan(ctx, pos) {
+  // And `:\/\/`: JSON that escapes its slashes (PHP's json_encode, some loggers) writes `https:\/\/user:pass@host`.
+  keywords: ["://", ":\\/\\/"],
+  scan(ctx, pos, kw) {
     const { s } = ctx;
     let a = pos;
     while (a > 0 && pos - a < 32 && schemeUnit(s.charCodeAt(a - 1))) a--;
     const scheme = ctx.s.slice(a, pos).toLowerCase();
     if (!scheme) return;
-    const start = pos + 3;
+    const start = pos + kw.length;
     const lim = Math.min(s.length, start + 512);
     let e = start;
     let at = -1;
