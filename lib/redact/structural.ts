@@ -6,6 +6,7 @@
  */
 import { pemRule } from "./rules/pem.ts";
 import { byteListRule, dumpRule } from "./rules/dump.ts";
+import { nestedJsonRule } from "./rules/nested-json.ts";
 import { puttyRule } from "./rules/putty.ts";
 import { urlUserinfoRule } from "./rules/url-userinfo.ts";
 import { SIG_RULES } from "./rules/query-signature.ts";
@@ -53,6 +54,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...LANGUAGE_RULES.map((r) => [r, "language"] as [Rule, string]),
   [dumpRule, "dump"],
   [byteListRule, "dump"],
+  [nestedJsonRule, "nested-json"],
 ]);
 
 /** Every structural rule, in the order above (the order their finds are listed in). */

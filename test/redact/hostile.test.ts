@@ -84,6 +84,10 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["a Buffer in JSON of password=… pairs", JSON.stringify(Buffer.from(fill("password=Xy9#kQ2mZ7 ").slice(0, SIZE / 4))).slice(0, SIZE)],
     ["Node Buffer heads, each of 8 bytes", fill("<Buffer 70 61 73 73 3d 58 79 39>\n")],
     ["JSON Buffer heads with no values", fill('{"type":"Buffer","data":[')],
+    // JSON escaped twice (rules/nested-json.ts): short lines, each a window's worth of rescans, and one long line.
+    ["lines of JSON escaped twice, each an object", fill('{\\\\\\"a\\\\\\":1}\n')],
+    ["JSON escaped twice, password pairs on one line", fill('\\\\\\"password\\\\\\":\\\\\\"Xy9#kQ2mZ7\\\\\\",')],
+    ["escaped quotes alone, one long line", fill('\\\\\\"')],
     ["Go byte-array heads, each of 8 literals", fill("[]byte{0x70, 0x61, 0x73, 0x73, 0x3d, 0x58, 0x79, 0x39}\n")],
     ["one xxd -i array of password=… pairs", `unsigned char x[] = {\n${[...Buffer.from(fill("password=Xy9#kQ2mZ7 ").slice(0, SIZE / 6))].map((b) => `0x${b.toString(16)}`).join(", ")}\n};`.slice(0, SIZE)],
     // Hex of text (rules/encoded.ts): lines that join into one decoded block, and one run of hex.

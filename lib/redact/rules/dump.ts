@@ -324,8 +324,9 @@ function odCells(s: string, p: number, b: number, bytes: Bytes, line: number): b
 /**
  * The findings for bytes `[from, to)` of dump `d`, kind `kind`, piece `of`:
  * one per line for the hex (or od's cells) and one per line for the character column.
+ * Any text read back with each character's place (a Dump) is masked this way.
  */
-function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string, out: Finding[]): void {
+export function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string, out: Finding[]): void {
   for (let x = from; x < to; ) {
     let y = x;
     while (y < to && d.line[y] === d.line[x]) y++;
