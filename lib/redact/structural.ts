@@ -6,7 +6,7 @@
  */
 import { pemRule } from "./rules/pem.ts";
 import { byteListRule, dumpRule } from "./rules/dump.ts";
-import { nestedJsonRule } from "./rules/nested-json.ts";
+import { htmlEscapedRule, nestedJsonRule } from "./rules/escaped.ts";
 import { puttyRule } from "./rules/putty.ts";
 import { urlUserinfoRule } from "./rules/url-userinfo.ts";
 import { SIG_RULES } from "./rules/query-signature.ts";
@@ -54,7 +54,8 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   ...LANGUAGE_RULES.map((r) => [r, "language"] as [Rule, string]),
   [dumpRule, "dump"],
   [byteListRule, "dump"],
-  [nestedJsonRule, "nested-json"],
+  [nestedJsonRule, "escaped"],
+  [htmlEscapedRule, "escaped"],
 ]);
 
 /** Every structural rule, in the order above (the order their finds are listed in). */

@@ -88,6 +88,9 @@ describe("a hostile 256 KB costs at most 100x what a 256 KB build log costs", ()
     ["lines of JSON escaped twice, each an object", fill('{\\\\\\"a\\\\\\":1}\n')],
     ["JSON escaped twice, password pairs on one line", fill('\\\\\\"password\\\\\\":\\\\\\"Xy9#kQ2mZ7\\\\\\",')],
     ["escaped quotes alone, one long line", fill('\\\\\\"')],
+    // HTML entities (rules/escaped.ts): quotes alone, and a page of password pairs.
+    ["&quot; alone, one long line", fill("&quot;")],
+    ["a page of &quot;password&quot; pairs", fill("&quot;password&quot;:&quot;Xy9#kQ2mZ7&quot;,")],
     ["Go byte-array heads, each of 8 literals", fill("[]byte{0x70, 0x61, 0x73, 0x73, 0x3d, 0x58, 0x79, 0x39}\n")],
     ["one xxd -i array of password=… pairs", `unsigned char x[] = {\n${[...Buffer.from(fill("password=Xy9#kQ2mZ7 ").slice(0, SIZE / 6))].map((b) => `0x${b.toString(16)}`).join(", ")}\n};`.slice(0, SIZE)],
     // Hex of text (rules/encoded.ts): lines that join into one decoded block, and one run of hex.

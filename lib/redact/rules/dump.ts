@@ -34,9 +34,13 @@
 import { hexValue, isHexUnit } from "../decode.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
 
-/** A dump read back: its bytes, and where the text shows each. */
+/**
+ * Text shown in another form, read back: a dump's bytes, a byte list's, or
+ * text one escaping level down (escaped.ts), with where the text shows
+ * each character, so a secret found in it is masked where it is shown.
+ */
 export interface Dump {
-  /** The bytes as latin1 text (one character per byte). */
+  /** What was read back: a dump's bytes as latin1 text (one character per byte), or the unescaped characters. */
   readonly text: string;
   /** Per byte, where the text shows it first (its hex digits, or od's cell): `[at, end)`; -1 for none. */
   readonly at: Int32Array;
@@ -135,6 +139,13 @@ class Bytes {
   /** Drops the bytes from `n` on (a line read part way that turned out to be no dump line). */
   truncate(n: number): void {
     this.codes.length = this.at.length = this.end.length = this.charAt.length = this.line.length = n;
+  }
+  /** The bytes read back, the dump ending at `stop`. */
+  readBack(stop: number): Dump {
+    let text = "";
+    // In slices: a spread of a whole megabyte overflows the call stack.
+    for (let i = 0; i < this.codes.length; i += 4096) text += String.fromCharCode(...this.codes.slice(i, i + 4096));
+    return { text, at: Int32Array.from(this.at), end: Int32Array.from(this.end), charAt: Int32Array.from(this.charAt), line: Int32Array.from(this.line), stop };
   }
 }
 
@@ -237,10 +248,7 @@ function readWith(s: string, a: number, layout: Layout): Dump | undefined {
     stop = b;
     p = b + 1;
   }
-  if (bytes.codes.length === 0) return undefined;
-  let text = "";
-  for (let i = 0; i < bytes.codes.length; i += 4096) text += String.fromCharCode(...bytes.codes.slice(i, i + 4096));
-  return { text, at: Int32Array.from(bytes.at), end: Int32Array.from(bytes.end), charAt: Int32Array.from(bytes.charAt), line: Int32Array.from(bytes.line), stop };
+  return bytes.codes.length === 0 ? undefined : bytes.readBack(stop);
 }
 
 /** One dump line's bytes, after its offset, into `bytes` (and where its character column shows them). False when the line is not one. */
@@ -428,10 +436,7 @@ export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undef
       p = q;
     }
   }
-  if (bytes.codes.length < LIST_MIN_BYTES) return undefined;
-  let text = "";
-  for (let i = 0; i < bytes.codes.length; i += 4096) text += String.fromCharCode(...bytes.codes.slice(i, i + 4096));
-  return { text, at: Int32Array.from(bytes.at), end: Int32Array.from(bytes.end), charAt: new Int32Array(bytes.codes.length).fill(-1), line: Int32Array.from(bytes.line), stop: bytes.end[bytes.end.length - 1]! };
+  return bytes.codes.length < LIST_MIN_BYTES ? undefined : bytes.readBack(bytes.end[bytes.end.length - 1]!);
 }
 
 /**

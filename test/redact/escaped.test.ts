@@ -1,12 +1,12 @@
 /**
- * JSON escaped twice (rules/nested-json.ts): a JSON string holding JSON,
- * inside another JSON string, as a log line or a transcript file keeps it
- * on disk. Each secret goes on the characters that spell it; every other
- * character stays.
+ * Text escaped for another syntax (rules/escaped.ts): JSON escaped twice, as
+ * a log line or a transcript file keeps a JSON string holding JSON, and JSON
+ * in a page's HTML entities. Each secret goes on the characters that spell
+ * it; every other character stays.
  */
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../lib/redact/index.ts";
-import { unescapeOnce } from "../../lib/redact/rules/nested-json.ts";
+import { unescapeHtml, unescapeJson } from "../../lib/redact/rules/escaped.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
 const PW = "Zq7wintersun";
@@ -47,12 +47,44 @@ describe("a secret in JSON escaped twice or more goes, and nothing else", () => 
   });
 });
 
-test("unescapeOnce reads one level down and keeps each character's place", () => {
+test("unescapeJson reads one level down and keeps each character's place", () => {
   const s = String.raw`x{\\\"k\\\":\\\"v\u0041\\n\\\"}`;
-  const d = unescapeOnce(s, 1, s.length);
+  const d = unescapeJson(s, 1, s.length);
   expect(d.text).toBe(String.raw`{\"k\":\"vA\n\"}`);
   // `\\` (two characters) reads as one backslash, `\u0041` (six) as one letter.
   expect([d.at[1], d.end[1]]).toEqual([2, 4]);
   const a = d.text.indexOf("A");
   expect(s.slice(d.at[a]!, d.end[a]!)).toBe(String.raw`\u0041`);
+});
+
+describe("a secret in JSON a page writes with HTML entities goes, and nothing else", () => {
+  const entities = (t: string): string => t.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+  for (const [name, text] of [
+    ["a debug page's <pre>", `<pre>${entities(enc({ user: "app", password: PW }))}</pre>`],
+    ["a framework's props in a data- attribute", `<div id="app" data-page="${entities(enc({ props: { apiKey: "Zq7wintersun2024abc", team: "Acme & Co" } }))}"></div>`],
+    ["numeric references", `<pre>{&#34;password&#34;:&#34;${PW}&#34;}</pre>`],
+  ] as const) {
+    test(name, () => {
+      const secret = name.startsWith("a framework") ? "Zq7wintersun2024abc" : PW;
+      const out = r.text(`${text}\n`);
+      expect(out).not.toContain(secret);
+      expect(restored(out, secret)).toBe(`${text}\n`);
+    });
+  }
+
+  test("a page with entities and no secret stays", () => {
+    for (const text of [
+      "<p>Say &quot;hello&quot; &amp; welcome, &lt;user&gt;</p>",
+      `<div data-page="${entities(enc({ props: { user: "app", page: 2, password: "" } }))}"></div>`,
+      '<label title="Type your &quot;password&quot; twice">Password</label>',
+    ]) expect(r.text(text)).toBe(text);
+  });
+});
+
+test("unescapeHtml reads character references back and keeps each character's place", () => {
+  const s = "a&quot;b&#39;c&#x22;d&amp;e&bogus;";
+  const d = unescapeHtml(s, 0, s.length);
+  expect(d.text).toBe("a\"b'c\"d&e&bogus;");
+  const q = d.text.indexOf("'");
+  expect(s.slice(d.at[q]!, d.end[q]!)).toBe("&#39;");
 });
