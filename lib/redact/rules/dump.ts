@@ -67,6 +67,8 @@ interface Layout {
 
 const isOctal = (c: number): boolean => c >= 48 && c <= 55;
 const isDigitOf = (c: number, radix: 8 | 16): boolean => (radix === 8 ? isOctal(c) : isHexUnit(c));
+/** The byte two hex digits at `i` spell. */
+const hexByteAt = (s: string, i: number): number => (hexValue(s.charCodeAt(i)) << 4) | hexValue(s.charCodeAt(i + 1));
 
 /** Whether `s[a..a+n)` are hex digits. */
 function hexRun(s: string, a: number, n: number): boolean {
@@ -95,7 +97,7 @@ function layoutsAt(s: string, a: number): Layout[] {
   if (!hexRun(s, a, 7) || s.charCodeAt(a + 7) !== 32) return [];
   const octal = digitRun(s, a, 7, 8);
   // od -t x1: ` 4e 4f`; words (plain hexdump, od -x): ` 4f4e 4544`; od -c: `   N   O`.
-  if (hexRun(s, a + 8, 2) && (s.charCodeAt(a + 10) === 32 || a + 10 === lineEndAt(s, a + 10))) return octal ? [{ format: "odx1", digits: 7, radix: 8 }] : [];
+  if (hexRun(s, a + 8, 2) && (s.charCodeAt(a + 10) === 32 || atLineEnd(s, a + 10))) return octal ? [{ format: "odx1", digits: 7, radix: 8 }] : [];
   if (hexRun(s, a + 8, 4)) {
     const words: Layout[] = [{ format: "words", digits: 7, radix: 16 }];
     return octal ? [...words, { format: "words", digits: 7, radix: 8 }] : words;
@@ -103,8 +105,8 @@ function layoutsAt(s: string, a: number): Layout[] {
   return octal ? [{ format: "od", digits: 7, radix: 8 }] : [];
 }
 
-/** `i` when a line ends there (`\n`, `\r\n` or the text's end), else -1. */
-const lineEndAt = (s: string, i: number): number => (i >= s.length || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13 ? i : -1);
+/** Whether a line ends at `i` (`\n`, `\r\n` or the text's end). */
+const atLineEnd = (s: string, i: number): boolean => i >= s.length || s.charCodeAt(i) === 10 || s.charCodeAt(i) === 13;
 
 /** The offset a line opens with, or -1. */
 function offsetOf(s: string, a: number, b: number, layout: Layout): number {
@@ -122,8 +124,11 @@ function offsetOf(s: string, a: number, b: number, layout: Layout): number {
 /** od -c's backslash escapes: the byte each names. */
 const OD_ESCAPES: Record<string, number> = { "\\0": 0, "\\a": 7, "\\b": 8, "\\t": 9, "\\n": 10, "\\v": 11, "\\f": 12, "\\r": 13 };
 
-/** Growable byte lists for the dump being read. */
-class Bytes {
+/**
+ * A text being read back, growing: its code units (a dump's bytes, or
+ * unescaped characters) and where the text shows each.
+ */
+export class ReadBack {
   codes: number[] = [];
   at: number[] = [];
   end: number[] = [];
@@ -140,8 +145,8 @@ class Bytes {
   truncate(n: number): void {
     this.codes.length = this.at.length = this.end.length = this.charAt.length = this.line.length = n;
   }
-  /** The bytes read back, the dump ending at `stop`. */
-  readBack(stop: number): Dump {
+  /** What was read back, ending at `stop` in the text. */
+  done(stop: number): Dump {
     let text = "";
     // In slices: a spread of a whole megabyte overflows the call stack.
     for (let i = 0; i < this.codes.length; i += 4096) text += String.fromCharCode(...this.codes.slice(i, i + 4096));
@@ -154,10 +159,10 @@ class Bytes {
  * them): the bytes, up to two spaces in a row. Returns where the hex ended,
  * or -1 when the line is not one.
  */
-function hexPairs(s: string, p: number, b: number, bytes: Bytes, line: number, format: Format): number {
+function hexPairs(s: string, p: number, b: number, bytes: ReadBack, line: number, format: Format): number {
   let n = 0;
   while (p + 1 < b && isHexUnit(s.charCodeAt(p)) && isHexUnit(s.charCodeAt(p + 1))) {
-    bytes.push((hexValue(s.charCodeAt(p)) << 4) | hexValue(s.charCodeAt(p + 1)), p, p + 2, line);
+    bytes.push(hexByteAt(s, p), p, p + 2, line);
     n++;
     p += 2;
     // The next pair: adjacent (an xxd group), after one space, or after two in hexdump's middle.
@@ -211,7 +216,7 @@ export function readDump(s: string, a: number): Dump | undefined {
 /** readDump in one layout. */
 function readWith(s: string, a: number, layout: Layout): Dump | undefined {
   const { format } = layout;
-  const bytes = new Bytes();
+  const bytes = new ReadBack();
   let stop = a;
   let line = 0;
   // The file offset the next line should open at (past a `*`, a later one); the first line sets it.
@@ -248,11 +253,11 @@ function readWith(s: string, a: number, layout: Layout): Dump | undefined {
     stop = b;
     p = b + 1;
   }
-  return bytes.codes.length === 0 ? undefined : bytes.readBack(stop);
+  return bytes.codes.length === 0 ? undefined : bytes.done(stop);
 }
 
 /** One dump line's bytes, after its offset, into `bytes` (and where its character column shows them). False when the line is not one. */
-function readLine(s: string, p: number, lineEnd: number, layout: Layout, bytes: Bytes, line: number): boolean {
+function readLine(s: string, p: number, lineEnd: number, layout: Layout, bytes: ReadBack, line: number): boolean {
   const first = bytes.codes.length;
   switch (layout.format) {
     case "od":
@@ -280,16 +285,16 @@ function readLine(s: string, p: number, lineEnd: number, layout: Layout, bytes: 
 }
 
 /** Notes where the character column from `c` shows the line's bytes from `first` on, when it shows them all. */
-function markColumn(s: string, c: number, hexEnd: number, lineEnd: number, bytes: Bytes, first: number): void {
+function markColumn(s: string, c: number, hexEnd: number, lineEnd: number, bytes: ReadBack, first: number): void {
   const n = bytes.codes.length - first;
   if (c > hexEnd && c + n <= lineEnd && showsBytes(s, c, bytes.codes, first, n)) for (let k = 0; k < n; k++) bytes.charAt[first + k] = c + k;
 }
 
 /** od -t x1's cells from `p`, ` hh` each. Returns where they ended, or -1 when the line is not one. */
-function byteCells(s: string, p: number, b: number, bytes: Bytes, line: number): number {
+function byteCells(s: string, p: number, b: number, bytes: ReadBack, line: number): number {
   let n = 0;
   for (; p + 3 <= b && s.charCodeAt(p) === 32 && isHexUnit(s.charCodeAt(p + 1)) && isHexUnit(s.charCodeAt(p + 2)); p += 3, n++) {
-    bytes.push((hexValue(s.charCodeAt(p + 1)) << 4) | hexValue(s.charCodeAt(p + 2)), p + 1, p + 3, line);
+    bytes.push(hexByteAt(s, p + 1), p + 1, p + 3, line);
   }
   return n > 0 && (p === b || s.charCodeAt(p) === 32) ? p : -1;
 }
@@ -299,18 +304,18 @@ function byteCells(s: string, p: number, b: number, bytes: Bytes, line: number):
  * word is little-endian, so its last two digits show the first byte. False
  * when the line is not one (trailing spaces pad a short last line).
  */
-function wordCells(s: string, p: number, b: number, bytes: Bytes, line: number): boolean {
+function wordCells(s: string, p: number, b: number, bytes: ReadBack, line: number): boolean {
   let n = 0;
   for (; p + 5 <= b && s.charCodeAt(p) === 32 && hexRun(s, p + 1, 4); p += 5, n++) {
-    bytes.push((hexValue(s.charCodeAt(p + 3)) << 4) | hexValue(s.charCodeAt(p + 4)), p + 3, p + 5, line);
-    bytes.push((hexValue(s.charCodeAt(p + 1)) << 4) | hexValue(s.charCodeAt(p + 2)), p + 1, p + 3, line);
+    bytes.push(hexByteAt(s, p + 3), p + 3, p + 5, line);
+    bytes.push(hexByteAt(s, p + 1), p + 1, p + 3, line);
   }
   while (p < b && s.charCodeAt(p) === 32) p++;
   return n > 0 && p === b;
 }
 
 /** od -c's cells from `p`, four characters each, right-aligned: a character, an escape, or three octal digits. False when the line is not one. */
-function odCells(s: string, p: number, b: number, bytes: Bytes, line: number): boolean {
+function odCells(s: string, p: number, b: number, bytes: ReadBack, line: number): boolean {
   let n = 0;
   for (; p + 4 <= b; p += 4, n++) {
     let x = p;
@@ -334,7 +339,7 @@ function odCells(s: string, p: number, b: number, bytes: Bytes, line: number): b
  * one per line for the hex (or od's cells) and one per line for the character column.
  * Any text read back with each character's place (a Dump) is masked this way.
  */
-export function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string, out: Finding[]): void {
+function dumpPieces(d: Dump, from: number, to: number, kind: string, of: string, out: Finding[]): void {
   for (let x = from; x < to; ) {
     let y = x;
     while (y < to && d.line[y] === d.line[x]) y++;
@@ -360,6 +365,16 @@ export function dumpPieces(d: Dump, from: number, to: number, kind: string, of: 
   }
 }
 
+/**
+ * Rescans read-back text `d` (charged to the call's decoding budget) and
+ * masks each secret found in it where the text shows it.
+ */
+export function maskReadBack(ctx: ScanCtx, d: Dump): void {
+  const segs = ctx.segments?.(d.text);
+  if (segs === undefined) return;
+  for (const g of segs) dumpPieces(d, g.start, g.end, g.kind, d.text.slice(g.start, g.end), ctx.out);
+}
+
 /** What a piece of a secret found in a dump weighs against the finds of the dump's own lines: a structural rule's. */
 const DUMP_PRIORITY = 2;
 
@@ -379,9 +394,7 @@ export const dumpRule: Rule = {
       const d = readDump(s, a);
       if (d === undefined) continue;
       ctx.memo.dumpEnd = d.stop;
-      const segs = ctx.segments?.(d.text);
-      if (segs === undefined) return;
-      for (const g of segs) dumpPieces(d, g.start, g.end, g.kind, d.text.slice(g.start, g.end), ctx.out);
+      maskReadBack(ctx, d);
       return;
     }
   },
@@ -405,7 +418,7 @@ const LISTS_MAX = 1000;
  * ```
  */
 export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undefined {
-  const bytes = new Bytes();
+  const bytes = new ReadBack();
   let line = 0;
   let p = a;
   while (bytes.codes.length < DUMP_MAX_BYTES) {
@@ -413,7 +426,7 @@ export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undef
     let v = 0;
     if (radix === 16) {
       if (!hexRun(s, p, 2) || isHexUnit(s.charCodeAt(p + 2))) break;
-      v = (hexValue(s.charCodeAt(p)) << 4) | hexValue(s.charCodeAt(p + 1));
+      v = hexByteAt(s, p);
       q = p + 2;
     } else if (s.charCodeAt(p) === 48 && (s.charCodeAt(p + 1) | 32) === 120) {
       // A code literal's `0x44` (xxd -i, a byte array in source).
@@ -436,7 +449,7 @@ export function readByteList(s: string, a: number, radix: 10 | 16): Dump | undef
       p = q;
     }
   }
-  return bytes.codes.length < LIST_MIN_BYTES ? undefined : bytes.readBack(bytes.end[bytes.end.length - 1]!);
+  return bytes.codes.length < LIST_MIN_BYTES ? undefined : bytes.done(bytes.end[bytes.end.length - 1]!);
 }
 
 /**
@@ -487,8 +500,6 @@ export const byteListRule: Rule = {
     // Each list is a rescan of its own: past LISTS_MAX in one text (no program's output prints so
     // many), a record built of thousands of short ones would cost a rescan each.
     if ((ctx.memo.byteLists = (ctx.memo.byteLists ?? 0) + 1) > LISTS_MAX) return;
-    const segs = ctx.segments?.(d.text);
-    if (segs === undefined) return;
-    for (const g of segs) dumpPieces(d, g.start, g.end, g.kind, d.text.slice(g.start, g.end), ctx.out);
+    maskReadBack(ctx, d);
   },
 };

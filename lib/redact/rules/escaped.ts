@@ -16,34 +16,24 @@
  * So the text from the find's line on (whole lines, up to 64 KB) is read
  * back one level down, each character keeping its place, and the result is
  * scanned like decoded text. A secret found there is masked on the
- * characters that spell it (dump.ts's pieces), with the tag it has anywhere
+ * characters that spell it (dump.ts's maskReadBack), with the tag it has anywhere
  * else. A deeper level is read by the rescan in turn, to the nesting limit,
  * on the call's decoding budget.
  */
 import { hexValue, isHexUnit } from "../decode.ts";
-import { type Dump, dumpPieces } from "./dump.ts";
+import { type Dump, maskReadBack, ReadBack } from "./dump.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 /** Most characters read back at once. */
 const WINDOW = 1 << 16;
 
+/** Adds `ch` (one character, one or two code units) shown by the text's `[at, end)`. */
+function pushChar(out: ReadBack, ch: string, at: number, end: number): void {
+  for (let k = 0; k < ch.length; k++) out.push(ch.charCodeAt(k), at, end, 0);
+}
+
 /** A reading back: the text `s[a..b)` one level down, each character with its place. */
 type Unescape = (s: string, a: number, b: number) => Dump;
-
-/** Builds a Dump of single characters, each with the span `[at, end)` it came from. */
-class ReadBack {
-  text = "";
-  at: number[] = [];
-  end: number[] = [];
-  push(ch: string, at: number, end: number): void {
-    this.text += ch;
-    this.at.push(at);
-    this.end.push(end);
-  }
-  done(stop: number): Dump {
-    return { text: this.text, at: Int32Array.from(this.at), end: Int32Array.from(this.end), charAt: new Int32Array(this.at.length).fill(-1), line: new Int32Array(this.at.length), stop };
-  }
-}
 
 /** The escapes one JSON level has, by the letter after the backslash. */
 const JSON_ESCAPED: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" };
@@ -85,7 +75,7 @@ export function unescapeJson(s: string, a: number, b: number): Dump {
         n = 6;
       }
     }
-    out.push(ch, i, i + n);
+    pushChar(out, ch, i, i + n);
     i += n;
   }
   return out.done(b);
@@ -114,12 +104,12 @@ export function unescapeHtml(s: string, a: number, b: number): Dump {
       const m = ENTITY.exec(s);
       const ch = m && m.index + m[0].length <= b ? (m[1] !== undefined ? HTML_NAMED[m[1]] : String.fromCodePoint(Math.min(0x10ffff, parseInt(m[2] ?? m[3]!, m[2] !== undefined ? 10 : 16)))) : undefined;
       if (ch !== undefined) {
-        out.push(ch, i, i + m![0].length);
+        pushChar(out, ch, i, i + m![0].length);
         i += m![0].length;
         continue;
       }
     }
-    out.push(s[i]!, i, i + 1);
+    pushChar(out, s[i]!, i, i + 1);
     i++;
   }
   return out.done(b);
@@ -144,10 +134,7 @@ function rescanWindow(ctx: ScanCtx, pos: number, memo: string, unescape: Unescap
   } else if (a + WINDOW >= s.length) b = s.length;
   else b = Math.max(b, s.lastIndexOf("\n", a + WINDOW));
   ctx.memo[memo] = b;
-  const d = unescape(s, a, b);
-  const segs = ctx.segments?.(d.text);
-  if (segs === undefined) return;
-  for (const g of segs) dumpPieces(d, g.start, g.end, g.kind, d.text.slice(g.start, g.end), ctx.out);
+  maskReadBack(ctx, unescape(s, a, b));
 }
 
 /** JSON escaped twice: see the module comment. */
