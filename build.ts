@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
+import { hotMarks } from "./build/hot.ts";
 
 const root = import.meta.dir;
 
@@ -68,40 +69,44 @@ export interface CompileOptions {
   readonly executablePath?: string;
 }
 
-/** Compile main.ts into a single executable with the version and commit stamped in. */
-export function compileBinary(opts: CompileOptions): void {
-  const bun = process.execPath;
-  const args = [
-    "build",
-    join(root, "main.ts"),
-    "--compile",
-    "--minify",
+/**
+ * Compile main.ts into a single executable with the version and commit stamped in.
+ * Through Bun.build rather than `bun build`: the command line takes no plugins, and
+ * the compile adds one line to each of the redactor's modules (build/hot.ts).
+ */
+export async function compileBinary(opts: CompileOptions): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: [join(root, "main.ts")],
+    compile: {
+      outfile: opts.outfile,
+      ...(opts.target ? { target: opts.target as Bun.Build.CompileTarget } : {}),
+      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+      // JavaScriptCore's tier-up thresholds times 20 from the start: a hook runs most of its code
+      // once, and compiling it cost more than interpreting it. Measured (bench/hook-latency, 40
+      // runs, alternating with the build before): a 10 KB PostToolUse 59.8 -> 51.7 ms median, peak
+      // RSS 49.3 -> 42.6 MB; 5 MB 334 -> 326 ms. A process about to redact a large payload puts
+      // them back to normal (lib/redact/tiering.ts).
+      jitPolicy: 20,
+    },
+    minify: true,
     // Bytecode: measured 82 -> 58 ms median for a 10 KB post-tool-use and
     // 69 -> 48 ms for --version (bench/hook-latency). ESM because main.ts
     // uses top-level await, which the default CJS bytecode output rejects.
-    "--bytecode",
-    "--format=esm",
+    bytecode: true,
+    format: "esm",
     // Splitting: each dynamically imported module becomes its own chunk inside
     // the executable, loaded when first imported. Without it the whole program
     // is one module, and every builtin any command imports (node:crypto,
     // node:child_process, ...) is hoisted to its top and loaded by every hook;
     // node:crypto alone cost about 3 ms and 3 MB of RSS per start here
     // (bench/hook-latency/README.md).
-    "--splitting",
-    "--sourcemap=none",
-    // JavaScriptCore's tier-up thresholds times 20 from the start: a hook runs most of its code
-    // once, and compiling it cost more than interpreting it. Measured (bench/hook-latency, 40
-    // runs, alternating with the build before): a 10 KB PostToolUse 59.8 -> 51.7 ms median, peak
-    // RSS 49.3 -> 42.6 MB; 5 MB 334 -> 326 ms; `redact` on 5 MB unchanged (farm-bench, 20 pairs:
-    // 0.985x). At 100 the 5 MB redaction got slower: its loops waited too long for the optimizing tiers.
-    "--compile-jit-policy=20",
-    `--outfile=${opts.outfile}`,
-    `--define=TRACEGATE_VERSION=${JSON.stringify(VERSION)}`,
-    `--define=TRACEGATE_COMMIT=${JSON.stringify(gitCommit())}`,
-  ];
-  if (opts.target) args.push(`--target=${opts.target}`);
-  if (opts.executablePath) args.push(`--compile-executable-path=${opts.executablePath}`);
-  execFileSync(bun, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+    splitting: true,
+    sourcemap: "none",
+    define: { TRACEGATE_VERSION: JSON.stringify(VERSION), TRACEGATE_COMMIT: JSON.stringify(gitCommit()) },
+    plugins: [hotMarks],
+    throw: false,
+  });
+  if (!result.success) throw new Error(`compiling ${opts.outfile} failed:\n${result.logs.map(String).join("\n")}`);
 }
 
 /**
@@ -120,6 +125,6 @@ function linkPluginBinary(): void {
 if (import.meta.main) {
   generateValidators();
   mkdirSync(join(root, "dist"), { recursive: true });
-  compileBinary({ outfile: join(root, "dist", "tracegate") });
+  await compileBinary({ outfile: join(root, "dist", "tracegate") });
   if (process.platform !== "win32") linkPluginBinary();
 }

@@ -144,24 +144,24 @@ function buildPlugin(outDir: string, built: readonly Target[], rawDir: string): 
  *
  * @example
  * ```ts
- * release({ outDir: "dist/release", targets: TARGETS, plugin: true });
+ * await release({ outDir: "dist/release", targets: TARGETS, plugin: true });
  * ```
  */
-export function release(opts: { outDir: string; targets: readonly Target[]; plugin: boolean; xzLevel?: number }): string[] {
+export async function release(opts: { outDir: string; targets: readonly Target[]; plugin: boolean; xzLevel?: number }): Promise<string[]> {
   generateValidators();
   mkdirSync(opts.outDir, { recursive: true });
   const assets: string[] = [];
   const raw = join(opts.outDir, "raw");
   mkdirSync(raw, { recursive: true });
-  opts.targets.forEach((t, i) => {
+  for (const [i, t] of opts.targets.entries()) {
     const outfile = join(raw, assetName(t));
     const executablePath = isHost(t) ? undefined : runtimeFor(t);
     progress(`compiling ${assetName(t)} (${i + 1} of ${opts.targets.length})`);
-    compileBinary({ outfile, target: t.bunTarget, executablePath });
+    await compileBinary({ outfile, target: t.bunTarget, executablePath });
     chmodSync(outfile, 0o755);
     progress(`compressing ${assetName(t)} with xz and gzip`);
     assets.push(...compress(outfile, opts.outDir, opts.xzLevel ?? 6));
-  });
+  }
   // The README's curl URL names install.sh beside the binaries.
   copyFileSync(join(root, "install.sh"), join(opts.outDir, "install.sh"));
   chmodSync(join(opts.outDir, "install.sh"), 0o755);
@@ -196,6 +196,6 @@ if (import.meta.main) {
       if (f.startsWith("tracegate-") || f === "SHA256SUMS" || f === "install.sh" || f === "raw") rmSync(join(outDir, f), { recursive: true, force: true });
     }
   }
-  const assets = release({ outDir, targets, plugin: !values["no-plugin"], xzLevel: Number(values["xz-level"]) });
+  const assets = await release({ outDir, targets, plugin: !values["no-plugin"], xzLevel: Number(values["xz-level"]) });
   process.stdout.write(`tracegate ${VERSION}: ${assets.length} assets and SHA256SUMS in ${outDir}\n`);
 }

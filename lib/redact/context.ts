@@ -9,7 +9,6 @@ import { containerFinding, decodeBase64Text } from "./decode.ts";
 import { afterArnColon, chargeReading, classifyKey, headerNameUnder, isAsciiLetter, isEnvName, isWordUnit, madeUp, isKeyChar, keyText, lastLetters, type KeyClass, plausibleSecret, perKey, readingSpent, SPENT_VALUE_MAX, UnitSet } from "./keys.ts";
 import type { Rule, ScanCtx } from "./types.ts";
 import { GO_MYSQL_DSN } from "./rules/connection.ts";
-import { hotFunctions } from "./tiering.ts";
 
 const KEY_MAX = 96;
 const VALUE_MAX = 4096;
@@ -1197,6 +1196,3 @@ export const contextRule: Rule = {
   keywords: CONTEXT_KEYWORDS,
   scan: scanKeyValue,
 };
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(scanKeyValue, valueAfter, separatorAfter, nextNameUnit);

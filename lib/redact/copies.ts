@@ -9,7 +9,6 @@
 
 import { nameCased } from "./keys.ts";
 import { codeUnits, doubled } from "./runs.ts";
-import { hotFunctions } from "./tiering.ts";
 
 /** Shortest found value whose copies are masked; shorter finds are masked where found only. */
 export const COPY_MIN = 4;
@@ -695,6 +694,3 @@ function redactedTags(s: string): [number, number][] {
   for (const m of s.matchAll(TAG)) out.push([m.index, m.index + m[0].length]);
   return out;
 }
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(buildSampled);

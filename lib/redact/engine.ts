@@ -13,7 +13,6 @@ import { DECODE_BUDGET, DECODE_DEPTH } from "./decode.ts";
 import { codeUnits, giveBackRuns, lendRuns, RUN_MIN } from "./runs.ts";
 import type { UserPattern } from "./pattern.ts";
 import type { Finding, Inner, Rule, ScanCtx } from "./types.ts";
-import { hotFunctions } from "./tiering.ts";
 
 /** Every built-in rule. */
 export const BUILTIN_RULES: readonly Rule[] = [prefixRule, ...STRUCTURAL_RULES, contextRule, encodedRule, entropyRule];
@@ -549,6 +548,3 @@ export function renderTo(s: string, segs: readonly Segment[], tag: (secret: stri
   }
   if (at < s.length || segs.length === 0) put(s.slice(at));
 }
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(runRule);

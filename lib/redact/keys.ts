@@ -4,7 +4,6 @@
  * placeholder, type annotation or label. These filters apply to context rules
  * only; prefixed tokens are redacted on sight.
  */
-import { hotFunctions } from "./tiering.ts";
 
 /** What a secret-labelling key tells us about its value. */
 export interface KeyClass {
@@ -848,6 +847,3 @@ export const DERIVED_COLUMN = /hash|digest|crypt|salt/i;
  * ```
  */
 export const PASSWORD_HASH = /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|scrypt|pbkdf2[\w-]*|sha\d+)\$|(?:pbkdf2_sha\d+|bcrypt(?:_sha256)?|argon2|scrypt|sha1|md5)\$|\{[A-Z0-9-]{2,16}\}|md5[0-9a-f]{32}$|SCRAM-SHA-256\$)/;
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(plausibleSecret, shapeOf, afterArnColon, sumCounted, entropy, keyText);

@@ -11,7 +11,6 @@
 import { checksumOk } from "./crc32.ts";
 import { entropy, isWordUnit, randomHexEntropy } from "./keys.ts";
 import type { Rule, RulePattern, ScanCtx } from "./types.ts";
-import { hotFunctions } from "./tiering.ts";
 
 /** Left boundary: not after a word character, except after a JSON escape such as `\n`. */
 export const LB = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))`;
@@ -532,6 +531,3 @@ export const prefixRule: Rule = {
     }
   },
 };
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(insideWord);

@@ -1,22 +1,29 @@
 /**
- * How far up JavaScriptCore's tiers the redactor's largest scanning
- * functions may climb in a process that redacts one large payload and exits.
+ * How far up JavaScriptCore's tiers the redactor's functions may climb in a
+ * process that redacts one large payload and exits.
  *
  * A hook and `tracegate redact` are such processes. On a large payload the
- * top tier (FTL) compiles these functions while they run, and the compiles
+ * top tier (FTL) compiles the hot functions while they run, and the compiles
  * (tens of milliseconds each for the biggest, on a JIT thread that shares two
  * cores with the scan and the collector) cost such a process more than the
- * faster code earns back before it exits: a cold 5 MB redaction took 434 ms
- * with them and 378 ms with them kept at the DFG tier, while a warm call went
- * from 132 to 147 ms (bench/redact/README.md, "twelfth session"). So the
- * modules name their largest hot functions here, and a one-shot process about
- * to redact a large payload calls `oneShotPayload`; a long-running process
- * (export, sync, the in-process benchmarks) never does, and keeps FTL.
+ * faster code earns back before it exits. So in the compiled binary every
+ * function the redactor's modules declare is named here at load (build/hot.ts
+ * adds the line to each module), and a one-shot process about to redact a
+ * large payload calls `oneShotPayload`: from then on none of them climbs past
+ * the DFG tier, and the JIT's thresholds go back to normal, so they reach DFG
+ * sooner. A long-running process (export, sync, the in-process benchmarks)
+ * never calls it and keeps FTL: a warm call is about 10% faster with it.
+ *
+ * Measured on a cold 5 MB `tracegate redact` (bench/redact/README.md): the 27
+ * largest functions kept below FTL, 0.91x of none (twelfth session); every
+ * function kept below FTL with normal thresholds, 0.87-0.92x of that
+ * (nineteenth session, 30 pairs a run).
  *
  * Such a process also asks for its heap in 2 MB pages (lib/runtime/pages.ts)
  * once its payload is large enough for the page faults to matter.
  *
- * `bun:jsc`'s `noFTL` only marks a function; output never depends on it.
+ * `bun:jsc`'s `noFTL` only marks a function, and the thresholds only say when
+ * to compile: output never depends on either.
  */
 import { adviseHugePages } from "../runtime/pages.ts";
 
@@ -37,7 +44,8 @@ const hot: AnyFunction[] = [];
 let limit: ((f: AnyFunction) => void) | undefined;
 
 /**
- * Names a module's largest hot functions (called once, at the module's load).
+ * Names a module's functions (called once, at the module's load); anything
+ * that is not a function is skipped, so a generated list need not know.
  *
  * @example
  * ```ts
@@ -45,15 +53,59 @@ let limit: ((f: AnyFunction) => void) | undefined;
  * hotFunctions(scanAll);
  * ```
  */
-export function hotFunctions(...fns: AnyFunction[]): void {
-  hot.push(...fns);
-  if (limit) for (const f of fns) limit(f);
+export function hotFunctions(...fns: unknown[]): void {
+  for (const f of fns) {
+    if (typeof f !== "function") continue;
+    hot.push(f as AnyFunction);
+    if (limit) limit(f as AnyFunction);
+  }
 }
 
 /**
- * Keeps every named hot function below FTL from now on, when a one-shot
- * process is about to redact `chars` characters or more (and asks for huge
- * pages from HUGE_PAGES_MIN_CHARS on); a smaller payload changes nothing.
+ * How many functions are named: in the compiled binary, every one the
+ * redactor declares (some 400); run from source, none (build/hot.ts adds the
+ * lines at compile time).
+ *
+ * @example
+ * ```ts
+ * hotFunctionCount(); // 0 from source
+ * ```
+ */
+export function hotFunctionCount(): number {
+  return hot.length;
+}
+
+/**
+ * A function with its methods, its static ones and its prototype's: what
+ * runs hot when `f` is a class is its methods, not its constructor.
+ *
+ * @example
+ * ```ts
+ * class Box { open(): void {} }
+ * methodsOf(Box).length; // 2: Box and open
+ * ```
+ */
+export function methodsOf(f: unknown): unknown[] {
+  if (typeof f !== "function") return [];
+  const out: unknown[] = [f];
+  const own = (o: object, skip: string): void => {
+    for (const k of Object.getOwnPropertyNames(o)) {
+      if (k === skip) continue;
+      const d = Object.getOwnPropertyDescriptor(o, k)!;
+      for (const x of [d.value, d.get, d.set]) if (typeof x === "function") out.push(x);
+    }
+  };
+  own(f, "prototype");
+  const proto = (f as { prototype?: unknown }).prototype;
+  if (proto !== null && typeof proto === "object") own(proto, "constructor");
+  return out;
+}
+
+/**
+ * Keeps every named function below FTL from now on, and puts the JIT's
+ * thresholds back to normal, when a one-shot process is about to redact
+ * `chars` characters or more (and asks for huge pages from
+ * HUGE_PAGES_MIN_CHARS on); a smaller payload changes nothing.
  * Returns whether the FTL limit is on.
  *
  * @example
@@ -74,5 +126,11 @@ export function oneShotPayload(chars: number): boolean {
   if (typeof noFTL !== "function") return false;
   limit = noFTL;
   for (const f of hot) limit(f);
+  // The binary starts with thresholds twenty times the normal (build.ts: a hook's code mostly runs
+  // once). A large payload's scan is the opposite: with FTL out of the way, the sooner its functions
+  // reach DFG the better. A cold 5 MB redaction against the 27 functions named by hand: every
+  // function limited 0.955x (40 pairs), limited with normal thresholds 0.87x (30 pairs).
+  const unsafe = (globalThis as { Bun?: { unsafe?: { setJITPolicy?: (scale: number) => void } } }).Bun?.unsafe;
+  if (typeof unsafe?.setJITPolicy === "function") unsafe.setJITPolicy(1);
   return true;
 }

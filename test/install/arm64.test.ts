@@ -19,12 +19,12 @@ const ready = qemu !== "" && existsSync(join(SYSROOT, "lib", "ld-linux-aarch64.s
 let dir: string;
 let bin: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   if (!ready) return;
   dir = mkdtempSync(join(tmpdir(), "tg-arm64-"));
   bin = join(dir, "tracegate-linux-arm64");
   const t = TARGETS.find((x) => x.name === "linux-arm64")!;
-  compileBinary({ outfile: bin, target: t.bunTarget, executablePath: runtimeFor(t) });
+  await compileBinary({ outfile: bin, target: t.bunTarget, executablePath: runtimeFor(t) });
 }, 300_000);
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

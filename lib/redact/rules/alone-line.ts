@@ -24,7 +24,6 @@ import { ENCLOSED } from "../printed.ts";
 import { codeUnits } from "../runs.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 import { wordCover } from "./entropy.ts";
-import { hotFunctions } from "../tiering.ts";
 
 const MIN = 8;
 const MAX = 64;
@@ -164,6 +163,3 @@ export const aloneLineRule: Rule = {
   },
   scanHits: aloneLines,
 };
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(aloneLines, classesFit);

@@ -28,7 +28,6 @@ import { decodeBase64Text, mayOpenText } from "../decode.ts";
 import { afterArnColon, classifyKey, entropyOfUnits, isAsciiLetter, spaceOrQuote, negatedKey, randomHexEntropy } from "../keys.ts";
 import { isTokenUnit, RUN_DIGIT, RUN_EQUALS, RUN_LOWER, RUN_MIN, RUN_UPPER, runLetters } from "../runs.ts";
 import type { Finding, Rule, ScanCtx } from "../types.ts";
-import { hotFunctions } from "../tiering.ts";
 
 /** Longest run scored unlabelled; a label lets runs of up to LABELLED_MAX through (STS session tokens run ~800). */
 const MAX = 1024;
@@ -882,6 +881,3 @@ function consider(ctx: ScanCtx, f: TokenFacts, a: number, b: number, bare: Bar, 
   const end = start + run.slice(start - a).replace(TRAILING_TRIM, "").length;
   ctx.out.push({ from: start, start, end, kind: labelled ? "labelled-token" : "high-entropy-token", priority: TOKEN_PRIORITY });
 }
-
-// The largest of this module's hot functions (tiering.ts).
-hotFunctions(keyBefore, wordCover, capsOk, consider, labelOf, labelVerdict, pathOfWords, randomToken);
