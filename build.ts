@@ -88,6 +88,7 @@ export async function compileBinary(opts: CompileOptions): Promise<void> {
       // them back to normal (lib/redact/tiering.ts).
       jitPolicy: 20,
     },
+    target: "bun",
     minify: true,
     // Bytecode: measured 82 -> 58 ms median for a 10 KB post-tool-use and
     // 69 -> 48 ms for --version (bench/hook-latency). ESM because main.ts

@@ -50,20 +50,19 @@ export function topLevelFunctions(source: string): string[] {
 }
 
 /**
- * `source` with a last line that names its functions to tiering: a class by
- * its methods (a method is what runs hot; the class itself is a constructor).
- * Anything that is not a function at run time is skipped there.
+ * `source` with a last line that names its functions to tiering, in a
+ * closure that is only called if a payload turns the limit on.
  *
  * @example
  * ```ts
  * withHotMarks("function scan() {}", "/abs/lib/redact/tiering.ts");
- * // ends with: __tgHot(...__tgMethods(scan));
+ * // ends with: __tgHot(() => [scan]);
  * ```
  */
 export function withHotMarks(source: string, tiering: string): string {
   const names = topLevelFunctions(source);
   if (names.length === 0) return source;
-  return `${source}\nimport { hotFunctions as __tgHot, methodsOf as __tgMethods } from ${JSON.stringify(tiering)};\n__tgHot(${names.map((n) => `...__tgMethods(${n})`).join(", ")});\n`;
+  return `${source}\nimport { hotFunctions as __tgHot } from ${JSON.stringify(tiering)};\n__tgHot(() => [${names.join(", ")}]);\n`;
 }
 
 /**

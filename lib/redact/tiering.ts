@@ -49,31 +49,36 @@ export const ONE_SHOT_MIN_CHARS = 256 << 10;
 
 type AnyFunction = (...args: never[]) => unknown;
 
-const hot: AnyFunction[] = [];
+/** Each module's list, unread until a payload turns the limit on: a small hook pays one closure per module. */
+const lists: (() => readonly unknown[])[] = [];
 let limit: ((f: AnyFunction) => void) | undefined;
 
+/** Every function and method the lists name. */
+function named(): AnyFunction[] {
+  return lists.flatMap((list) => list().flatMap(methodsOf)) as AnyFunction[];
+}
+
 /**
- * Names a module's functions (called once, at the module's load); anything
- * that is not a function is skipped, so a generated list need not know.
+ * Names a module's functions (called once, at the module's load, with a
+ * closure over them: nothing is read until the limit goes on). A class stands
+ * for its methods; anything that is not a function is skipped, so a
+ * generated list need not know.
  *
  * @example
  * ```ts
  * function scanAll(s: string): number { return s.length; }
- * hotFunctions(scanAll);
+ * hotFunctions(() => [scanAll]);
  * ```
  */
-export function hotFunctions(...fns: unknown[]): void {
-  for (const f of fns) {
-    if (typeof f !== "function") continue;
-    hot.push(f as AnyFunction);
-    if (limit) limit(f as AnyFunction);
-  }
+export function hotFunctions(list: () => readonly unknown[]): void {
+  lists.push(list);
+  if (limit) for (const f of list().flatMap(methodsOf)) limit(f as AnyFunction);
 }
 
 /**
- * How many functions are named: in the compiled binary, every one the
- * redactor declares (some 400); run from source, none (build/hot.ts adds the
- * lines at compile time).
+ * How many functions and methods are named: in the compiled binary, every
+ * one the redactor declares (some 400); run from source, none (build/hot.ts
+ * adds the lines at compile time).
  *
  * @example
  * ```ts
@@ -81,7 +86,7 @@ export function hotFunctions(...fns: unknown[]): void {
  * ```
  */
 export function hotFunctionCount(): number {
-  return hot.length;
+  return named().length;
 }
 
 /**
@@ -134,7 +139,7 @@ export function oneShotPayload(chars: number): boolean {
   }
   if (typeof noFTL !== "function") return false;
   limit = noFTL;
-  for (const f of hot) limit(f);
+  for (const f of named()) limit(f);
   // The binary starts with thresholds twenty times the normal (build.ts: a hook's code mostly runs
   // once). A large payload's scan is the opposite: with FTL out of the way, the sooner its functions
   // reach DFG the better. A cold 5 MB redaction against the 27 functions named by hand: every
