@@ -9,7 +9,7 @@
  * the key file. 16 bits also leaves too few bits to test guesses against
  * even if the key leaked: many candidates share each tag.
  */
-import { chmodSync, mkdirSync, openSync, writeSync, closeSync } from "node:fs";
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { readBounded } from "../fs/safe-open.ts";
 
@@ -122,7 +122,8 @@ export const KEY_FILE = "redact.key";
 
 /**
  * Reads the data dir's fingerprint key, creating it (32 random bytes, mode
- * 0600, exclusive create so concurrent hooks agree on one key) when missing.
+ * 0600, written whole and then linked in, so concurrent hooks agree on one
+ * key) when missing.
  * Falls back to a per-process key if the dir is unusable: tags then stay
  * stable only within the process, which never blocks a write.
  *
@@ -143,26 +144,71 @@ export function loadFingerprintKey(dir: string): Uint8Array {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const fresh = randomBytes(32);
-    const fd = openSync(path, "wx", 0o600);
+    let published: boolean;
     try {
-      writeSync(fd, fresh);
+      published = publishKey(dir, path, fresh);
+    } catch {
+      // No hard links on this filesystem: create it in place, the one way left.
+      published = createInPlace(path, fresh);
+    }
+    if (published) return fresh;
+  } catch {
+    // the dir is unusable: one more read below
+  }
+  // Lost the race: the winner's key is whole, since a key is linked in only once written.
+  try {
+    const k = readKeyFile(path);
+    if (k.length >= 16) return k;
+  } catch {
+    // fall through
+  }
+  return processKey();
+}
+
+/** The key created where it is read ("wx": one creator wins), for a filesystem without links. */
+function createInPlace(path: string, key: Uint8Array): boolean {
+  const fd = openSync(path, "wx", 0o600);
+  try {
+    writeSync(fd, key);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Writes `key` to a file of its own, then links it in as `path`: true when
+ * this process's key is the one in place, false when another got there first.
+ * Created in place instead (open "wx", then write), a key could be read while
+ * empty by a hook started the same instant, which then tagged with a key of
+ * its own: two parallel tool calls on a fresh data dir gave one secret two tags.
+ */
+function publishKey(dir: string, path: string, key: Uint8Array): boolean {
+  const tmp = join(dir, `${KEY_FILE}.${process.pid}.${Buffer.from(randomBytes(6)).toString("hex")}`);
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    try {
+      writeSync(fd, key);
     } finally {
       closeSync(fd);
     }
     try {
-      chmodSync(path, 0o600);
+      chmodSync(tmp, 0o600);
     } catch {
       // best effort on filesystems without modes
     }
-    return fresh;
-  } catch {
-    // Lost the create race (read the winner's key) or the dir is unusable.
     try {
-      const k = readKeyFile(path);
-      if (k.length >= 16) return k;
-    } catch {
-      // fall through
+      linkSync(tmp, path);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw e;
     }
-    return processKey();
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
   }
 }

@@ -4,7 +4,7 @@
  * accounts, env name/value pairs), tags, config.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkRedactConfig, createRedactor, loadFingerprintKey } from "../../lib/redact/index.ts";
@@ -149,6 +149,35 @@ describe("tags", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // Parallel tool calls on a fresh install start their hooks the same instant. A key created in
+  // place (open, then write) could be read while still empty, and that hook then tagged with a key
+  // of its own: one secret, two tags (seen as two `redact` runs disagreeing in CI). A poller that
+  // stats the key's path while three processes create it saw it incomplete in 9 of 15 rounds
+  // before the key was written whole and linked in, and never since.
+  test("hooks started at once on a fresh data dir all use one key, never seen incomplete", async () => {
+    const lib = JSON.stringify(join(import.meta.dir, "../../lib/redact/fingerprint.ts"));
+    for (let round = 0; round < 10; round++) {
+      const dir = join(mkdtempSync(join(tmpdir(), "tg-key-race-")), "home");
+      const path = JSON.stringify(join(dir, "redact.key"));
+      const at = Date.now() + 250;
+      try {
+        const poller = Bun.spawn([process.execPath, "-e", `const { statSync } = require("node:fs"); let short = 0;
+          while (Date.now() < ${at + 150}) { try { if (statSync(${path}).size < 32) short++; } catch {} }
+          process.stdout.write(String(short));`], { stdout: "pipe" });
+        const creators = Array.from({ length: 3 }, () => Bun.spawn([process.execPath, "-e", `const { loadFingerprintKey } = await import(${lib});
+          await Bun.sleep(${at} - Date.now());
+          process.stdout.write(Buffer.from(loadFingerprintKey(${JSON.stringify(dir)})).toString("hex"));`], { stdout: "pipe" }));
+        const keys = await Promise.all(creators.map((p) => new Response(p.stdout).text()));
+        for (const k of keys) expect(k).toMatch(/^[0-9a-f]{64}$/);
+        expect(new Set(keys).size).toBe(1);
+        expect(await new Response(poller.stdout).text()).toBe("0");
+        expect(readdirSync(dir)).toEqual(["redact.key"]);
+      } finally {
+        rmSync(join(dir, ".."), { recursive: true, force: true });
+      }
+    }
+  }, 60_000);
 });
 
 describe("checksums", () => {
