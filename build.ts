@@ -126,6 +126,8 @@ function linkPluginBinary(): void {
 if (import.meta.main) {
   generateValidators();
   mkdirSync(join(root, "dist"), { recursive: true });
+  const started = performance.now();
   await compileBinary({ outfile: join(root, "dist", "tracegate") });
   if (process.platform !== "win32") linkPluginBinary();
+  process.stdout.write(`dist/tracegate ${VERSION} (${gitCommit()}) built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }
