@@ -972,11 +972,14 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
     // `api_key = "word"`): a settings file holds values, not references to them.
     const settings = !cls.password && !isEnvName(key) && iniLine(s, keyStart, v.bare === true ? v.end : v.end + 1, ctx.memo);
     if (v.bare !== true && (cls.password || !(settings || envAssignment(s, key, keyStart, b)))) return;
-    const literal = v.bare !== true || settings || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
+    // An HTTP header's value (`X-Auth-Token: word`, `curl -H "X-Api-Key: word"`) is what the client
+    // sends: a word there is the credential itself.
+    const header = v.bare === true && !cls.password && headerLine(s, key, keyStart, b, v.end);
+    const literal = v.bare !== true || settings || header || envAssignment(s, key, keyStart, b) || commandLineValue(s, a, keyStart, v.flag);
     if (literal) {
-      // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`) and a
-      // settings file's are judged as a password's.
-      if (!plausibleSecret(value, cls.password || ((settings || isEnvName(key)) && !isAName(value, key)), lastWord, cls.strict)) return;
+      // An environment name's literal (an env line, `docker run -e NAME=word`, `-DNAME=word`), a
+      // settings file's and a header's are judged as a password's.
+      if (!plausibleSecret(value, cls.password || ((settings || header || isEnvName(key)) && !isAName(value, key)), lastWord, cls.strict)) return;
     } else {
       // A password key's, or an environment name's (a compose `environment:` mapping, `docker run -e
       // JWT_SECRET=word`): other keys' values must look like tokens, which a bare word never does.
@@ -1000,6 +1003,32 @@ function scanKeyValue(ctx: ScanCtx, pos: number): void {
  * strings each.
  */
 const lastWordOf = perKey((key) => lastLetters(key).toLowerCase(), 4096);
+
+/**
+ * Whether `key: value` is an HTTP header: a dashed header name (`X-Auth-Token`,
+ * `Private-Token`, `Ocp-Apim-Subscription-Key`) opening its line or a curl/httpie
+ * header argument (`-H "…`, `--header '…`), `: ` after it, and the value ending
+ * the line or the argument's quote.
+ *
+ * @example
+ * ```ts
+ * headerLine("X-Auth-Token: word\n", "X-Auth-Token", 0, 12, 18); // true
+ * headerLine("x_auth_token: word", "x_auth_token", 0, 12, 18);    // false: no dash
+ * ```
+ */
+export function headerLine(s: string, key: string, keyStart: number, b: number, valueEnd: number): boolean {
+  if (!HEADER_NAME_KEY.test(key) || s.charCodeAt(b) !== 58 || s.charCodeAt(b + 1) !== 32) return false;
+  const q = s.charCodeAt(keyStart - 1);
+  if (q === 34 || q === 39) {
+    // Inside a quoted argument: the flag before the quote, and the quote after the value.
+    return s.charCodeAt(valueEnd) === q && HEADER_FLAG.test(s.slice(Math.max(0, keyStart - 12), keyStart - 1));
+  }
+  return lineOpenedBy(s, keyStart) >= 0 && endsLine(s, valueEnd);
+}
+/** A header name: words of letters and digits joined by dashes, the first a letter. */
+const HEADER_NAME_KEY = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+$/;
+/** curl's, httpie's and wget's header flags, as the text before the argument's quote ends. */
+const HEADER_FLAG = /(?:^|\s)(?:-H|--header|--headers)[ \t=]?$/;
 
 /**
  * Whether the key at `a` (its name from `keyStart`) is a command line's or

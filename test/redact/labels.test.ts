@@ -897,6 +897,16 @@ describe("settings files, query pairs and header names", () => {
     staysWhole("auth_header = 'Proxy-Authorization'\n");
     onlyValueGoes("SECRET_HEADER=Xk9mLq2Vn8pT\n", "Xk9mLq2Vn8pT");
   });
+  test("an HTTP header's word value is what the client sends: a header line, curl's -H and --header", () => {
+    onlyValueGoes("X-Auth-Token: hunter2hunter\n", "hunter2hunter");
+    onlyValueGoes('curl -s -H "X-Api-Key: correcthorsebattery" https://api.acme.io/v1/items\n', "correcthorsebattery");
+    onlyValueGoes("curl --header 'Private-Token: swordfishocean' https://gitlab.acme.io/api/v4/projects\n", "swordfishocean");
+    onlyValueGoes("GET /v1/items HTTP/1.1\nHost: api.acme.io\nX-Api-Key: blue-monkey-dance\nAccept: */*\n", "blue-monkey-dance");
+    // Types, references, placeholders, headers that name no secret, and prose stay.
+    staysWhole("X-Api-Key: required\nX-Auth-Token: string\nX-Api-Key: YOUR_API_KEY\nX-Auth-Token: $TOKEN\nX-Api-Key: <key>\n");
+    staysWhole("Content-Type: application/json\nX-Request-Id: correcthorsebattery\n");
+    staysWhole("Send the X-Api-Key: the key from your dashboard.\n");
+  });
   test("kinds: AUTH_TOKEN is anyone's token, .npmrc's _authToken npm's; a webhook's secret is no URL", () => {
     const t = tok();
     expect(r.text(`AUTH_TOKEN=${t}\n`)).toMatch(/^AUTH_TOKEN=\[REDACTED:generic-secret:/);
