@@ -129,5 +129,5 @@ if (import.meta.main) {
   const started = performance.now();
   await compileBinary({ outfile: join(root, "dist", "tracegate") });
   if (process.platform !== "win32") linkPluginBinary();
-  process.stdout.write(`dist/tracegate ${VERSION} (${gitCommit()}) built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`dist/tracegate ${VERSION} built in ${((performance.now() - started) / 1000).toFixed(1)} s (tracegate --version names its commit)\n`);
 }

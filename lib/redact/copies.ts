@@ -549,7 +549,7 @@ const tableLog = (slots: number): number => Math.min(24, Math.max(10, Math.ceil(
 function buildSampled(variants: readonly Variant[]): SampledIndex {
   let minLen = Infinity;
   for (const v of variants) minLen = Math.min(minLen, v.text.length);
-  const b = new SampledBuilder(variants.length, minLen);
+  const b = new SampledBuilder(variants.length, minLen, variants[0]!);
   for (const v of variants) b.add(v);
   return b.index();
 }
@@ -586,14 +586,15 @@ class SampledBuilder {
   constructor(
     private readonly count: number,
     private readonly minLen: number,
+    first: Variant,
   ) {
     this.stride = minLen - 3;
     this.w = bitTable(count * this.stride, 32);
     const offsetLog = Math.min(20, Math.max(12, Math.ceil(Math.log2(count * this.stride * 4))));
     this.offsets = new Uint8Array(1 << offsetLog);
     this.offsetShift = 32 - offsetLog;
-    // Forms are numbered from 1: slot 0 ends a chain.
-    this.forms = [];
+    // Forms are numbered from 1: slot 0 ends a chain, and holds a form only so the array holds one type.
+    this.forms = [first];
     this.formKeys = new Int32Array(count + 1);
     this.tb = bitTable(count + 1, 32);
     const groupLog = tableLog(count * 4);
@@ -609,7 +610,6 @@ class SampledBuilder {
       setBit(w.bits, h >>> w.shift);
       offsets[h >>> offsetShift] = offsets[h >>> offsetShift]! | (1 << (o & 7));
     }
-    if (this.forms.length === 0) this.forms.push(v);
     const f = this.forms.length;
     this.forms.push(v);
     const h = mix8(key4(t, 0), key4(t, 4));

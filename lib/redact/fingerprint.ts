@@ -149,7 +149,7 @@ export function loadFingerprintKey(dir: string): Uint8Array {
       published = publishKey(dir, path, fresh);
     } catch {
       // No hard links on this filesystem: create it in place, the one way left.
-      published = createInPlace(path, fresh);
+      published = createKeyFile(path, fresh);
     }
     if (published) return fresh;
   } catch {
@@ -165,13 +165,23 @@ export function loadFingerprintKey(dir: string): Uint8Array {
   return processKey();
 }
 
-/** The key created where it is read ("wx": one creator wins), for a filesystem without links. */
-function createInPlace(path: string, key: Uint8Array): boolean {
+/**
+ * Creates `path` holding `key`, mode 0600 ("wx": it fails if the path exists,
+ * a symlink included). Where the key is read, this is the way for a filesystem
+ * without links (one creator wins); elsewhere it writes the file that
+ * publishKey links in.
+ */
+function createKeyFile(path: string, key: Uint8Array): true {
   const fd = openSync(path, "wx", 0o600);
   try {
     writeSync(fd, key);
   } finally {
     closeSync(fd);
+  }
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // best effort on filesystems without modes
   }
   return true;
 }
@@ -185,18 +195,8 @@ function createInPlace(path: string, key: Uint8Array): boolean {
  */
 function publishKey(dir: string, path: string, key: Uint8Array): boolean {
   const tmp = join(dir, `${KEY_FILE}.${process.pid}.${Buffer.from(randomBytes(6)).toString("hex")}`);
-  const fd = openSync(tmp, "wx", 0o600);
   try {
-    try {
-      writeSync(fd, key);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      chmodSync(tmp, 0o600);
-    } catch {
-      // best effort on filesystems without modes
-    }
+    createKeyFile(tmp, key);
     try {
       linkSync(tmp, path);
       return true;
