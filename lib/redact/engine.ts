@@ -184,29 +184,38 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
   // short strings paid for every keyword (323) per string.
   const byWord: (number[] | undefined)[] = new Array(words.length);
   const touched: number[] = [];
+  // The keywords listed under triple `key` that occur at `i`. Apart from the pass: the loop over
+  // every unit is then a few instructions, which a cold process runs in its lower tiers for the
+  // first part of a long text (a cold 5 MB pass, alternating: 33.2 against 37.8 ms).
+  const visit = (i: number, key: number): void => {
+    const li = triples[key]!;
+    for (let x = listOff[li - 1]!, end = listOff[li]!; x < end; x++) {
+      const k = listFlat[x]!;
+      const from = wordOff[k]!;
+      const len = wordOff[k + 1]! - from;
+      if (i + len > n) continue;
+      // The codes matched the first three (unless one is the shared code past ASCII); the rest compares folded.
+      let j = verifyFrom[k]!;
+      while (j < len && foldsTo(u[i + j]!, wordChars[from + j]!)) j++;
+      if (j < len) continue;
+      let h = byWord[k];
+      if (h === undefined) {
+        byWord[k] = h = [];
+        touched.push(k);
+      }
+      if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
+    }
+  };
   if (n >= 2) {
     let key = (code[u[0]!]! << 6) | code[u[1]!]!;
-    for (let i = 0; i + 1 < n; i++) {
-      key = ((key << 6) | (i + 2 < n ? code[u[i + 2]!]! : 0)) & 0x3ffff;
-      if ((tripleBits[key >>> 5]! & (1 << (key & 31))) === 0) continue;
-      const li = triples[key]!;
-      for (let x = listOff[li - 1]!, end = listOff[li]!; x < end; x++) {
-        const k = listFlat[x]!;
-        const from = wordOff[k]!;
-        const len = wordOff[k + 1]! - from;
-        if (i + len > n) continue;
-        // The codes matched the first three (unless one is the shared code past ASCII); the rest compares folded.
-        let j = verifyFrom[k]!;
-        while (j < len && foldsTo(u[i + j]!, wordChars[from + j]!)) j++;
-        if (j < len) continue;
-        let h = byWord[k];
-        if (h === undefined) {
-          byWord[k] = h = [];
-          touched.push(k);
-        }
-        if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
-      }
+    let i = 0;
+    for (; i + 2 < n; i++) {
+      key = ((key << 6) | code[u[i + 2]!]!) & 0x3ffff;
+      if ((tripleBits[key >>> 5]! & (1 << (key & 31))) !== 0) visit(i, key);
     }
+    // The last position has no third unit: a two-character keyword can still open there.
+    key = (key << 6) & 0x3ffff;
+    if ((tripleBits[key >>> 5]! & (1 << (key & 31))) !== 0) visit(i, key);
   }
   // Keywords in the order of their first hit (then list order, which is index order): the order
   // the rules that walk every hit (prefixRule.scanHits) have always seen.
