@@ -101,7 +101,8 @@ export function containerFinding(ctx: ScanCtx, from: number, start: number, end:
 
 /** Base64 digit values (standard and URL-safe); 255 for anything else. */
 const B64_VALUE = new Uint8Array(128).fill(255);
-for (const [k, c] of [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"].entries()) B64_VALUE[c.charCodeAt(0)] = k;
+const B64_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+for (let k = 0; k < B64_DIGITS.length; k++) B64_VALUE[B64_DIGITS.charCodeAt(k)] = k;
 B64_VALUE[43] = B64_VALUE[45] = 62; // + -
 B64_VALUE[47] = B64_VALUE[95] = 63; // / _
 

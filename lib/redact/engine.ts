@@ -46,12 +46,19 @@ interface KeywordIndex {
    */
   readonly code: Uint8Array;
   /**
-   * (code0 << 12 | code1 << 6 | code2) -> list number, or 0 for none: a dense
-   * typed table, no holes, that a fresh allocation already fills with "none".
-   * A two-character keyword sits under every third code.
+   * The triples that open keywords, (code0 << 12 | code1 << 6 | code2) + 1,
+   * hashed (tripleSlot) into a table of twice their number or more, 0 for an
+   * empty slot; `tripleLists` holds each one's list number. A two-character
+   * keyword sits under every third code. A dense table of all 2^18 triples
+   * was 512 KB, which a hook's first scan touched page by page while
+   * numbering some 500 of them (~128 page faults, 2-3 ms of a 10 KB hook),
+   * and the pass reads a slot only where tripleBits says one is listed.
    */
-  readonly triples: Uint16Array;
-  /** One bit per triple: whether `triples` lists any keyword under it (32 KB, which stays in the first-level cache where the 512 KB table does not). */
+  readonly tripleKeys: Int32Array;
+  readonly tripleLists: Uint16Array;
+  /** log2 of the hash table's size. */
+  readonly slotBits: number;
+  /** One bit per triple: whether any keyword is listed under it (32 KB, read at every unit). */
   readonly tripleBits: Int32Array;
   /** Keyword indices sharing a triple, ascending: list `l` is `listFlat[listOff[l - 1]..listOff[l])`. */
   readonly listOff: Int32Array;
@@ -111,23 +118,31 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   }
   // Number the triples in first-use order and count each one's keywords; then lay the lists out
   // flat. A three-character keyword has one triple; a two-character one (three of them) all 64.
-  const triples = new Uint16Array(1 << 18);
+  let triplesAtMost = 0;
+  for (let k = 0; k < words.length; k++) triplesAtMost += wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
+  let slotBits = 4;
+  while (1 << slotBits < 2 * triplesAtMost) slotBits++;
+  const tripleKeys = new Int32Array(1 << slotBits);
+  const tripleLists = new Uint16Array(1 << slotBits);
   const tripleBits = new Int32Array(1 << 13);
-  const counts = new Int32Array(words.length * 64 + 2);
-  const firstKey = new Int32Array(words.length);
+  const counts = new Int32Array(triplesAtMost + 1);
+  // Each keyword's slot per triple, in the order counted, for the fill below.
+  const slotOf = new Int32Array(triplesAtMost);
   let lists = 0;
-  for (let k = 0; k < words.length; k++) {
+  for (let k = 0, t = 0; k < words.length; k++) {
     const from = wordOff[k]!;
     const two = wordOff[k + 1]! - from === 2;
     const key = (code[wordChars[from]!]! << 12) | (code[wordChars[from + 1]!]! << 6) | (two ? 0 : code[wordChars[from + 2]!]!);
-    firstKey[k] = key;
-    for (let x = 0; x < (two ? 64 : 1); x++) {
-      if (triples[key + x] === 0) {
+    for (let x = 0; x < (two ? 64 : 1); x++, t++) {
+      const slot = tripleSlot(tripleKeys, slotBits, key + x);
+      if (tripleKeys[slot] === 0) {
         if (++lists > 65535) throw new Error("more than 65,535 keyword triples");
-        triples[key + x] = lists;
+        tripleKeys[slot] = key + x + 1;
+        tripleLists[slot] = lists;
         tripleBits[(key + x) >>> 5]! |= 1 << ((key + x) & 31);
       }
-      counts[triples[key + x]!]!++;
+      counts[tripleLists[slot]!]!++;
+      slotOf[t] = slot;
     }
   }
   const listOff = new Int32Array(lists + 1);
@@ -135,17 +150,29 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   const listFlat = new Int32Array(listOff[lists]!);
   // Filled in keyword order, so each list is ascending; `counts` becomes each list's next slot.
   for (let l = 1; l <= lists; l++) counts[l] = listOff[l - 1]!;
-  for (let k = 0; k < words.length; k++) {
+  for (let k = 0, t = 0; k < words.length; k++) {
     const n = wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
-    for (let x = 0; x < n; x++) listFlat[counts[triples[firstKey[k]! + x]!]!++] = k;
+    for (let x = 0; x < n; x++, t++) listFlat[counts[tripleLists[slotOf[t]!]!]!++] = k;
   }
-  ix = { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom };
+  ix = { words, code, tripleKeys, tripleLists, slotBits, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom };
   indexCache.set(rules, ix);
   return ix;
 }
 
-/** ASCII letters folded to lower case; every other unit below 128 as it is, and 128 for the rest (foldBeyond's). */
-const FOLD = new Uint8Array(65536).fill(128);
+/**
+ * The slot of `key` (a triple) in a hash table of 2^bits slots: its own, or
+ * the empty one where it goes. Linear probing from a multiplicative hash; the
+ * table is at most half full, so a probe is a step or two.
+ */
+function tripleSlot(keys: Int32Array, bits: number, key: number): number {
+  const mask = (1 << bits) - 1;
+  let slot = Math.imul(key, 0x9e3779b1) >>> (32 - bits);
+  while (keys[slot] !== 0 && keys[slot] !== key + 1) slot = (slot + 1) & mask;
+  return slot;
+}
+
+/** ASCII letters folded to lower case, every other unit below 128 as it is (units past ASCII are foldBeyond's: a 64K table cost every process 0.3-0.5 ms to fill at load). */
+const FOLD = new Uint8Array(128);
 for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
 
 /**
@@ -165,20 +192,20 @@ const pairedCapital = (c: number): boolean =>
 /** The capital foldBeyond folds to lower-case `c` (one of its three offsets), or `c`: asked only of the units that open keywords. */
 const capitalOf = (c: number): number => [c - 32, c - 80, c - 1].find((x) => x >= 128 && foldBeyond(x) === c) ?? c;
 /** Whether text unit `c` folds to keyword unit `w`. */
-const foldsTo = (c: number, w: number): boolean => FOLD[c] === w || (c >= 128 && foldBeyond(c) === w);
+const foldsTo = (c: number, w: number): boolean => (c < 128 ? FOLD[c] === w : foldBeyond(c) === w);
 
 /**
  * Every occurrence of every keyword, ASCII case-insensitive, in one pass over
  * the text's code units (runs.ts): the codes of three characters, rolled
- * along, pick the few candidate keywords at each position with one table
- * lookup. Per-keyword `indexOf` passes (and lowercasing a copy) cost hundreds
+ * along, pick the few candidate keywords at each position: one bit test, and
+ * where it passes (a few percent of units) one hash lookup. Per-keyword `indexOf` passes (and lowercasing a copy) cost hundreds
  * of milliseconds on 5 MB of UTF-16 text; with all 323 keywords, the pair
  * table it replaced (first character, pair, third-character set) took 67 ms
  * and this 40, both counting the ~28 ms of making the code units and the
  * token runs that every scan pays anyway.
  */
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
-  const { words, code, triples, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom } = ix;
+  const { words, code, tripleKeys, tripleLists, slotBits, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom } = ix;
   const n = u.length;
   // Only the keywords that occur are listed and visited after the pass: a record of thousands of
   // short strings paid for every keyword (323) per string.
@@ -188,7 +215,7 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
   // every unit is then a few instructions, which a cold process runs in its lower tiers for the
   // first part of a long text (a cold 5 MB pass, alternating: 33.2 against 37.8 ms).
   const visit = (i: number, key: number): void => {
-    const li = triples[key]!;
+    const li = tripleLists[tripleSlot(tripleKeys, slotBits, key)]!;
     for (let x = listOff[li - 1]!, end = listOff[li]!; x < end; x++) {
       const k = listFlat[x]!;
       const from = wordOff[k]!;

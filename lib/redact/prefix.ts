@@ -10,6 +10,7 @@
  */
 import { checksumOk } from "./crc32.ts";
 import { entropy, isWordUnit, randomHexEntropy } from "./keys.ts";
+import { codeUnits } from "./runs.ts";
 import type { Rule, RulePattern, ScanCtx } from "./types.ts";
 
 /** Left boundary: not after a word character, except after a JSON escape such as `\n`. */
@@ -107,15 +108,19 @@ let ruleIds = 0;
  */
 function nearTest(near: NonNullable<RegexRuleOpts["near"]>): (ctx: ScanCtx, at: number) => boolean {
   const { within } = near;
-  // Each word as code units, compared against the scan's own (no slice per hit).
-  const words = near.words.map((w) => Uint16Array.from(w, (c) => c.charCodeAt(0)));
+  // Each word as code units, compared against the scan's own (no slice per hit). Made at the first
+  // hit: a rule is built at every process's load, and most never see one.
+  let words: Uint16Array[] | undefined;
   let longest = 0;
-  for (const w of words) if (w.length > longest) longest = w.length;
   // The scan read so far, known by its memo (numbers only: holding it keeps no text alive).
   let scanMemo: ScanCtx["memo"] | undefined;
   let seen = -1;
   let to = 0;
   return (ctx, at) => {
+    if (words === undefined) {
+      words = near.words.map(codeUnits);
+      for (const w of words) if (w.length > longest) longest = w.length;
+    }
     const from = at > within ? at - within : 0;
     if (ctx.memo !== scanMemo || at < to) {
       scanMemo = ctx.memo;
