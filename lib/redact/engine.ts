@@ -68,6 +68,12 @@ interface KeywordIndex {
   readonly wordChars: Uint16Array;
   /** Where keyword `k`'s comparison starts: 3 when its triple's codes are its own first three, 0 when one is the shared code past ASCII. */
   readonly verifyFrom: Uint8Array;
+  /**
+   * findKeywords' hit list per keyword while it runs, empty between calls (it
+   * clears the slots it filled): one array of every keyword's length made per
+   * call cost each of a record's strings an allocation the size of the index.
+   */
+  readonly byWord: (number[] | undefined)[];
 }
 
 const indexCache = new WeakMap<readonly Rule[], KeywordIndex>();
@@ -154,7 +160,7 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     const n = wordOff[k + 1]! - wordOff[k]! === 2 ? 64 : 1;
     for (let x = 0; x < n; x++, t++) listFlat[counts[tripleLists[slotOf[t]!]!]!++] = k;
   }
-  ix = { words, code, tripleKeys, tripleLists, slotBits, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom };
+  ix = { words, code, tripleKeys, tripleLists, slotBits, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom, byWord: new Array(words.length) };
   indexCache.set(rules, ix);
   return ix;
 }
@@ -205,12 +211,34 @@ const foldsTo = (c: number, w: number): boolean => (c < 128 ? FOLD[c] === w : fo
  * token runs that every scan pays anyway.
  */
 function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
-  const { words, code, tripleKeys, tripleLists, slotBits, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom } = ix;
-  const n = u.length;
+  const { words, byWord } = ix;
   // Only the keywords that occur are listed and visited after the pass: a record of thousands of
   // short strings paid for every keyword (323) per string.
-  const byWord: (number[] | undefined)[] = new Array(words.length);
   const touched: number[] = [];
+  try {
+    keywordPass(u, ix, touched);
+    // Keywords in the order of their first hit (then list order, which is index order): the order
+    // the rules that walk every hit (prefixRule.scanHits) have always seen.
+    if (touched.length > 1) touched.sort((x, y) => byWord[x]![0]! - byWord[y]![0]! || x - y);
+    const hits = new Map<string, number[]>();
+    for (const k of touched) hits.set(words[k]!, byWord[k]!);
+    return hits;
+  } finally {
+    // Left empty even when the pass throws: a stale slot would hide its keyword from the next call.
+    for (const k of touched) byWord[k] = undefined;
+  }
+}
+
+/**
+ * findKeywords' pass: each keyword's positions into `ix.byWord`, and the
+ * keywords met into `touched` in the order met. Apart from its caller's
+ * `try`: with the pass inside it a cold 5 MB redaction took 1.021-1.027x as
+ * long (30 pairs, twice).
+ */
+function keywordPass(u: Uint16Array, ix: KeywordIndex, touched: number[]): void {
+  const { code, tripleKeys, tripleLists, slotBits, tripleBits, listOff, listFlat, wordOff, wordChars, verifyFrom, byWord } = ix;
+  const n = u.length;
+  if (n < 2) return;
   // The keywords listed under triple `key` that occur at `i`. Apart from the pass: the loop over
   // every unit is then a few instructions, which a cold process runs in its lower tiers for the
   // first part of a long text (a cold 5 MB pass, alternating: 33.2 against 37.8 ms).
@@ -233,24 +261,15 @@ function findKeywords(u: Uint16Array, ix: KeywordIndex): Map<string, number[]> {
       if (h.length < MAX_HITS_PER_KEYWORD) h.push(i);
     }
   };
-  if (n >= 2) {
-    let key = (code[u[0]!]! << 6) | code[u[1]!]!;
-    let i = 0;
-    for (; i + 2 < n; i++) {
-      key = ((key << 6) | code[u[i + 2]!]!) & 0x3ffff;
-      if ((tripleBits[key >>> 5]! & (1 << (key & 31))) !== 0) visit(i, key);
-    }
-    // The last position has no third unit: a two-character keyword can still open there.
-    key = (key << 6) & 0x3ffff;
+  let key = (code[u[0]!]! << 6) | code[u[1]!]!;
+  let i = 0;
+  for (; i + 2 < n; i++) {
+    key = ((key << 6) | code[u[i + 2]!]!) & 0x3ffff;
     if ((tripleBits[key >>> 5]! & (1 << (key & 31))) !== 0) visit(i, key);
   }
-  // Keywords in the order of their first hit (then list order, which is index order): the order
-  // the rules that walk every hit (prefixRule.scanHits) have always seen.
-  const found = touched;
-  found.sort((x, y) => byWord[x]![0]! - byWord[y]![0]! || x - y);
-  const hits = new Map<string, number[]>();
-  for (const k of found) hits.set(words[k]!, byWord[k]!);
-  return hits;
+  // The last position has no third unit: a two-character keyword can still open there.
+  key = (key << 6) & 0x3ffff;
+  if ((tripleBits[key >>> 5]! & (1 << (key & 31))) !== 0) visit(i, key);
 }
 
 const NONE: number[] = [];
@@ -346,7 +365,12 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
     const rescan = decodedScanner(rules, extras, depth, opts.budget ?? { left: DECODE_BUDGET });
     const ctx: ScanCtx = { s, units, runs, out, memo: {}, inner: strongestOf(rescan), segments: segmentsOf(rescan), strict: opts.strict === true };
     const hits = findKeywords(units, keywordIndex(rules));
+    // No keyword occurred: only the keyword-free rules have anything to read (most strings of a
+    // record). Asked once here, not per rule: a cold hook's interpreter pays a native getter's
+    // slow path at every `hits.size`, some 50 rules times every string of the record.
+    const anyHit = hits.size > 0;
     for (const rule of rules) {
+      if (!anyHit && rule.keywords.length > 0) continue;
       const before = out.length;
       runRule(ctx, rule, hits);
       if (out.length > before) {
@@ -370,8 +394,6 @@ export function scan(s: string, rules: readonly Rule[] = BUILTIN_RULES, extras: 
 
 /** Runs one rule at its keyword hits (or over all hits at once, for a rule with `scanHits`). */
 function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly number[]>): void {
-  // No keyword occurred: only the keyword-free rules have anything to read (most strings of a record).
-  if (hits.size === 0 && rule.keywords.length > 0) return;
   if (rule.scanHits) {
     rule.scanHits(ctx, hits);
     return;
@@ -392,6 +414,12 @@ function runRule(ctx: ScanCtx, rule: Rule, hits: ReadonlyMap<string, readonly nu
     if (l === undefined || l.length === 0) continue;
     lists.push(l);
     words.push(kw);
+  }
+  // Most rules meet none or one of their keywords in a string: no merge.
+  if (lists.length === 0) return;
+  if (lists.length === 1) {
+    for (const p of lists[0]!) rule.scan(ctx, p, words[0]!);
+    return;
   }
   const heads = new Int32Array(lists.length);
   for (;;) {
