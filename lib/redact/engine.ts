@@ -204,9 +204,10 @@ const foldsTo = (c: number, w: number): boolean => (c < 128 ? FOLD[c] === w : fo
 /**
  * Every occurrence of every keyword, ASCII case-insensitive, in one pass over
  * the text's code units (runs.ts): the codes of three characters, rolled
- * along, pick the few candidate keywords at each position: one bit test, and
- * where it passes (a few percent of units) one hash lookup. Per-keyword `indexOf` passes (and lowercasing a copy) cost hundreds
- * of milliseconds on 5 MB of UTF-16 text; with all 323 keywords, the pair
+ * along, pick the few candidate keywords at each position: one bit test,
+ * and where it passes (a few percent of units) one hash lookup. Per-keyword
+ * `indexOf` passes (and lowercasing a copy) cost hundreds of milliseconds
+ * on 5 MB of UTF-16 text; with all 323 keywords, the pair
  * table it replaced (first character, pair, third-character set) took 67 ms
  * and this 40, both counting the ~28 ms of making the code units and the
  * token runs that every scan pays anyway.
