@@ -19,12 +19,11 @@ function redactInChild(chars: number, limit: boolean): { out: string; limited: s
     const { hotMarks } = await import(${JSON.stringify(join(root, "build/hot.ts"))});
     Bun.plugin(hotMarks);
     const { mixedDocument } = await import(${JSON.stringify(join(root, "bench/redact/corpus.ts"))});
-    const { oneShotPayload } = await import(${JSON.stringify(join(root, "lib/redact/tiering.ts"))});
+    const { hotFunctionCount, oneShotPayload } = await import(${JSON.stringify(join(root, "lib/redact/tiering.ts"))});
     const { createRedactor } = await import(${JSON.stringify(join(root, "lib/redact/index.ts"))});
     let doc = mixedDocument();
     while (doc.length < ${chars}) doc += doc;
     doc = doc.slice(0, ${chars});
-    const { hotFunctionCount } = await import(${JSON.stringify(join(root, "lib/redact/tiering.ts"))});
     const limited = ${limit} ? oneShotPayload(doc.length) : false;
     const out = createRedactor({ fingerprintKey: "k" }).text(doc);
     process.stdout.write(JSON.stringify({ limited: String(limited), named: hotFunctionCount(), out }));
