@@ -263,6 +263,11 @@ const SPECS: readonly Spec[] = [
   ["pulumi-token", ["pul-"], String.raw`pul-([a-z0-9]{40})` + RB],
   ["doppler-token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.([${B62}]{40,44})` + RB],
   ["planetscale-token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], String.raw`pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_.=-]{32,64})`],
+  // A PostgreSQL role's stored password (pg_authid, pgbouncer's userlist.txt, `ALTER ROLE … PASSWORD`): the md5
+  // form logs in as the role without the password (the client's answer is computed from it), and SCRAM's
+  // keys let whoever holds them pose as the server and test guesses offline. SCRAM keeps its count and salt.
+  ["postgres-password-hash", ["scram-sha-256$"], String.raw`SCRAM-SHA-256\$\d{1,7}:[A-Za-z0-9+/]{8,64}={0,2}\$([A-Za-z0-9+/]{43}=:[A-Za-z0-9+/]{43}=)`],
+  ["postgres-password-hash", ["md5"], String.raw`(md5[a-f0-9]{32})` + RB],
   ["supabase-token", ["sbp_"], String.raw`sbp_((?:[a-f0-9]{40}|[a-z0-9]{40}|v0_[a-f0-9]{40}))` + RB],
   ["netlify-token", ["nfp_"], String.raw`nfp_([${B62}]{36,40})` + RB],
   ["new-relic-key", ["nrak-", "nrii-", "nrjs-", "nrbr-", "nraa-", "nrra-", "nrsp-"], String.raw`NR(?:AK|II|JS|BR|AA|RA|SP)-([A-Za-z0-9_-]{16,40})` + RB, { flags: "i" }],

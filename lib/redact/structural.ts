@@ -6,7 +6,7 @@
  */
 import { pemRule } from "./rules/pem.ts";
 import { byteListRule, dumpRule } from "./rules/dump.ts";
-import { htmlEscapedRule, nestedJsonRule } from "./rules/escaped.ts";
+import { htmlEscapedRule, nestedJsonRule, unicodeEscapedRule } from "./rules/escaped.ts";
 import { puttyRule } from "./rules/putty.ts";
 import { urlUserinfoRule } from "./rules/url-userinfo.ts";
 import { SIG_RULES } from "./rules/query-signature.ts";
@@ -19,6 +19,7 @@ import { k8sSecretRule } from "./rules/k8s-secret.ts";
 import { dockerAuthRule } from "./rules/docker-auth.ts";
 import { afterVerbRule } from "./rules/after-verb.ts";
 import { printedRule } from "./rules/printed.ts";
+import { replRule } from "./rules/repl.ts";
 import { labelLineRule, setupPasswordsRule } from "./rules/label-line.ts";
 import { aloneLineRule } from "./rules/alone-line.ts";
 import { STDIN_RULES } from "./rules/stdin.ts";
@@ -39,6 +40,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [authzRule, "authorization"], [bearerRule, "bearer"], [cookieRule, "cookie"], ...CLI_RULES.map((r) => [r, "cli-flags"] as [Rule, string]),
   [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
   [printedRule, "printed"],
+  [replRule, "repl"],
   [labelLineRule, "label-line"],
   [setupPasswordsRule, "label-line"],
   [aloneLineRule, "alone-line"],
@@ -56,6 +58,7 @@ export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>
   [byteListRule, "dump"],
   [nestedJsonRule, "escaped"],
   [htmlEscapedRule, "escaped"],
+  [unicodeEscapedRule, "escaped"],
 ]);
 
 /** Every structural rule, in the order above (the order their finds are listed in). */

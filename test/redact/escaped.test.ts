@@ -88,3 +88,28 @@ test("unescapeHtml reads character references back and keeps each character's pl
   const q = d.text.indexOf("'");
   expect(s.slice(d.at[q]!, d.end[q]!)).toBe("&#39;");
 });
+
+describe("a secret in JSON that writes `=` and `&` as \\u escapes goes, and nothing else", () => {
+  // What Gson writes by default for a URL with a query and for a `key=value` setting.
+  const gson = (t: string): string => t.replaceAll("=", "\\u003d").replaceAll("&", "\\u0026");
+  const TOKEN = "Zq7wInTeRsUn2024aBcDeF";
+  for (const [name, text, secret] of [
+    ["a callback URL's token", gson(enc({ callback: `https://app.example/cb?state=42&access_token=${TOKEN}&expires_in=3600` })), TOKEN],
+    ["a setting with a password", gson(enc({ event: "config", line: `password=${PW}` })), PW],
+    ["a form body, capitals in the escape", enc({ body: `user=app&password=${PW}` }).replaceAll("=", "\\u003D").replaceAll("&", "\\u0026"), PW],
+  ] as const) {
+    test(name, () => {
+      expect(text).toContain("\\u003");
+      const out = r.text(`${text}\n`);
+      expect(out).not.toContain(secret);
+      expect(restored(out, secret)).toBe(`${text}\n`);
+    });
+  }
+
+  test("such JSON with no secret stays", () => {
+    for (const text of [
+      gson(enc({ url: "https://app.example/search?q=cats&page=2", sum: "a+b=c" })),
+      gson(enc({ note: "x = 1 & y = 2", sha: "sha256=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" })),
+    ]) expect(r.text(text)).toBe(text);
+  });
+});

@@ -96,6 +96,11 @@ export const SHAPES: readonly Shape[] = [
   pre("doppler-token", "dp.pt.", A.b62, 43),
   pre("planetscale-token", "pscale_tkn_", A.b62, 43),
   pre("supabase-token", "sbp_", A.hex, 40),
+  tok("postgres-password-hash", (g) => { const h = "md5" + g.s(A.hex, 32); return { text: h, secret: h }; }),
+  tok("postgres-password-hash", (g) => {
+    const keys = `${g.s(A.b64, 43)}=:${g.s(A.b64, 43)}=`;
+    return { text: `SCRAM-SHA-256$4096:${g.s(A.b64, 22)}==$${keys}`, secret: keys };
+  }),
   pre("netlify-token", "nfp_", A.b62, 36),
   // Typeform personal tokens: 59 characters in gitleaks' rule, 40-59 in trufflehog's (its fixture has 40 hex).
   pre("typeform-token", "tfp_", A.hex, 40),
@@ -357,6 +362,8 @@ export const NEAR_MISSES: Readonly<Record<string, (g: Gen) => string[]>> = {
   "auth-header": () => ["Authorization: <token>\r\n", 'WWW-Authenticate: Bearer realm="api"\r\n', "Authorization: $AUTH_HEADER"],
   "auth-credential": () => ["registry:\n  auth: true\n", "auth: ${REGISTRY_AUTH}\n", "auth: oauth2\n"],
   "session-cookie": () => ["Set-Cookie: session=; Max-Age=0\r\n", "Cookie: ${COOKIE}\r\n", "Cookie: theme=dark; lang=en-US\r\n", "Set-Cookie: theme=dark; Path=/; Max-Age=31536000"],
+  // A digest named by its algorithm (`md5:…`, `md5sum`), a hash too short or not hex, a SCRAM verifier with no keys.
+  "postgres-password-hash": (g) => [`md5:${g.s(A.hex, 32)}`, `md5sum ${g.s(A.hex, 32)} file`, `md5${g.s(A.hex, 31)} `, `md5${g.s(A.hex, 32)}ab`, "SCRAM-SHA-256$4096:<salt>$<StoredKey>:<ServerKey>"],
   "mysql-password": () => ["mysql -u root -p -h db app", "mysql -u root -p${MYSQL_PASSWORD} app"],
   "aws-secret-access-key": () => ["aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\n"],
   "docker-auth": () => ['{"auths": {"ghcr.io": {"auth": ""}}}', '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}'],

@@ -169,6 +169,9 @@ function escapedRuns(ctx: ScanCtx): void {
     from = Math.max(b, p + 2);
     const run = s.slice(p, b);
     if (!/\\u00[2-7][0-9a-fA-F]/.test(run)) continue;
+    // Escapes of `=` and `&` only (Gson's `?a\u003d1\u0026token\u003d…`): rules/escaped.ts reads
+    // the line back and masks the secret alone, where this masked the whole run after the first `=`.
+    if (!/\\u(?!00(?:3[dD]|26))/.test(run)) continue;
     let plain: string;
     try {
       plain = JSON.parse(`"${run.replace(/"/g, '\\"')}"`) as string;

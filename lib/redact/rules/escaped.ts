@@ -12,6 +12,10 @@
  * - **HTML entities**: a page that embeds JSON in an attribute or a `<pre>`
  *   (`data-page="{&quot;token&quot;:&quot;…&quot;}"`, a framework's props,
  *   a debug page) writes each quote as `&quot;`.
+ * - **`=` and `&` as `\u` escapes**: Java's Gson (by default) and some other
+ *   JSON writers escape them, so a URL or a form body in such JSON reads
+ *   `?access_token\u003d…\u0026state\u003d…` and a setting
+ *   `"password\u003dhunter2"`: no `=` for the key/value reading to stop at.
  *
  * So the text from the find's line on (whole lines, up to 64 KB) is read
  * back one level down, each character keeping its place, and the result is
@@ -143,6 +147,13 @@ export const nestedJsonRule: Rule = {
   // `\\\"`: a quote escaped twice.
   keywords: ['\\\\\\"'],
   scan: (ctx, pos) => rescanWindow(ctx, pos, "nestedJsonEnd", unescapeJson),
+};
+
+/** `=` and `&` written as JSON `\u` escapes: see the module comment. */
+export const unicodeEscapedRule: Rule = {
+  kinds: [],
+  keywords: ["\\u003d", "\\u0026"],
+  scan: (ctx, pos) => rescanWindow(ctx, pos, "unicodeEscapedEnd", unescapeJson),
 };
 
 /** HTML entities: see the module comment. */
