@@ -41,8 +41,10 @@ interface KeywordIndex {
   /**
    * Each code unit's 6-bit code: 1-63 for the (case-folded) characters that
    * open some keyword's first three, 0 for every other unit. Past ASCII they
-   * share one code (a keyword in another script: `пароль`, `密码`), so such a
-   * keyword's triple does not vouch for its first three: see verifyFrom.
+   * share one code (a keyword in another script: `пароль`, `密码`), and so do
+   * the ASCII characters past the first 62 (`>` of `>>> `, the rarer digits
+   * of `*7`, `*9`), so such a keyword's triple does not vouch for its first
+   * three: see verifyFrom.
    */
   readonly code: Uint8Array;
   /**
@@ -67,7 +69,7 @@ interface KeywordIndex {
   /** Keyword `k`'s characters are `wordChars[wordOff[k]..wordOff[k + 1])`. */
   readonly wordOff: Int32Array;
   readonly wordChars: Uint16Array;
-  /** Where keyword `k`'s comparison starts: 3 when its triple's codes are its own first three, 0 when one is the shared code past ASCII. */
+  /** Where keyword `k`'s comparison starts: 3 when its triple's codes are its own first three, 0 when one is the shared code. */
   readonly verifyFrom: Uint8Array;
   /**
    * findKeywords' hit list per keyword while it runs, empty between calls (it
@@ -98,29 +100,25 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   const verifyFrom = new Uint8Array(words.length).fill(3);
   const code = new Uint8Array(65536);
   let codes = 0;
-  // The one code every unit past ASCII that opens a keyword shares (0 until one does).
-  let beyond = 0;
+  // The one code shared by every unit past ASCII that opens a keyword, and by the ASCII characters
+  // past the first 62 (in keyword order) that do: six bits number 63 codes. 0 until one needs it.
+  let shared = 0;
   for (let k = 0; k < words.length; k++) {
     const len = words[k]!.length;
     if (len < 2) throw new Error(`bad keyword ${words[k]}`);
     wordOff[k + 1] = wordOff[k]! + len;
     for (let j = 0; j < 3 && j < len; j++) {
       const c = wordChars[wordOff[k]! + j]!;
-      if (c >= 128) {
-        verifyFrom[k] = 0;
-        if (beyond === 0) {
-          if (++codes > 63) throw new Error("more than 63 characters open keywords");
-          beyond = codes;
-        }
-        code[c] = beyond;
-        code[capitalOf(c)] = beyond;
-        continue;
-      }
       if (code[c] === 0) {
-        if (++codes > 63) throw new Error("more than 63 characters open keywords");
-        code[c] = codes;
-        if (c >= 97 && c <= 122) code[c - 32] = codes;
+        // One code is kept for the shared one until it is given out.
+        const own = c < 128 && codes < (shared === 0 ? 62 : 63);
+        const v = own ? ++codes : (shared ||= ++codes);
+        code[c] = v;
+        if (c >= 97 && c <= 122) code[c - 32] = v;
+        else if (c >= 128) code[capitalOf(c)] = v;
       }
+      // A shared code vouches for no character: the keyword is compared from its first.
+      if (code[c] === shared) verifyFrom[k] = 0;
     }
   }
   // Number the triples in first-use order and count each one's keywords; then lay the lists out
@@ -251,7 +249,7 @@ function keywordPass(u: Uint16Array, ix: KeywordIndex, touched: number[]): void 
       const from = wordOff[k]!;
       const len = wordOff[k + 1]! - from;
       if (i + len > n) continue;
-      // The codes matched the first three (unless one is the shared code past ASCII); the rest compares folded.
+      // The codes matched the first three (unless one is the shared code); the rest compares folded.
       let j = verifyFrom[k]!;
       while (j < len && foldsTo(u[i + j]!, wordChars[from + j]!)) j++;
       if (j < len) continue;

@@ -268,6 +268,9 @@ const SPECS: readonly Spec[] = [
   // keys let whoever holds them pose as the server and test guesses offline. SCRAM keeps its count and salt.
   ["postgres-password-hash", ["scram-sha-256$"], String.raw`SCRAM-SHA-256\$\d{1,7}:[A-Za-z0-9+/]{8,64}={0,2}\$([A-Za-z0-9+/]{43}=:[A-Za-z0-9+/]{43}=)`],
   ["postgres-password-hash", ["md5"], String.raw`(md5[a-f0-9]{32})` + RB],
+  // MySQL's mysql_native_password hash (`SELECT authentication_string FROM mysql.user`, `IDENTIFIED BY
+  // PASSWORD '*…'`): SHA1(SHA1(password)), which a dictionary attack reads back.
+  ["mysql-password-hash", [..."0123456789abcdef"].map((c) => `*${c}`), String.raw`\*([0-9A-F]{40})` + RB],
   ["supabase-token", ["sbp_"], String.raw`sbp_((?:[a-f0-9]{40}|[a-z0-9]{40}|v0_[a-f0-9]{40}))` + RB],
   ["netlify-token", ["nfp_"], String.raw`nfp_([${B62}]{36,40})` + RB],
   ["new-relic-key", ["nrak-", "nrii-", "nrjs-", "nrbr-", "nraa-", "nrra-", "nrsp-"], String.raw`NR(?:AK|II|JS|BR|AA|RA|SP)-([A-Za-z0-9_-]{16,40})` + RB, { flags: "i" }],

@@ -5,6 +5,7 @@
  * each reads a bounded window from its keyword.
  */
 import { pemRule } from "./rules/pem.ts";
+import { keyTextRule } from "./rules/key-text.ts";
 import { byteListRule, dumpRule } from "./rules/dump.ts";
 import { htmlEscapedRule, nestedJsonRule, unicodeEscapedRule } from "./rules/escaped.ts";
 import { puttyRule } from "./rules/putty.ts";
@@ -36,7 +37,7 @@ import type { Rule } from "./types.ts";
 
 /** Each structural rule's name as `--explain` reports it (the file in rules/ it lives in). */
 export const STRUCTURAL_NAMES: ReadonlyMap<Rule, string> = new Map<Rule, string>([
-  [pemRule, "pem"], [puttyRule, "putty"], [urlUserinfoRule, "url-userinfo"], ...SIG_RULES.map((r) => [r, "query-signature"] as [Rule, string]),
+  [pemRule, "pem"], [keyTextRule, "key-text"], [puttyRule, "putty"], [urlUserinfoRule, "url-userinfo"], ...SIG_RULES.map((r) => [r, "query-signature"] as [Rule, string]),
   [authzRule, "authorization"], [bearerRule, "bearer"], [cookieRule, "cookie"], ...CLI_RULES.map((r) => [r, "cli-flags"] as [Rule, string]),
   [awsPairRule, "aws-pair"], [k8sSecretRule, "k8s-secret"], [dockerAuthRule, "docker-auth"], [afterVerbRule, "after-verb"],
   [printedRule, "printed"],

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { scan } from "../../lib/redact/engine.ts";
+import type { Rule } from "../../lib/redact/types.ts";
 
 const spans = (s: string): string[] => scan(s).map((f) => `${f.kind} ${s.slice(f.start, f.end)}`).sort();
 const token = "ghp_" + "A1b2C3d4E5".repeat(3) + "F6g7H8";
@@ -25,5 +26,19 @@ describe("the keyword pass", () => {
   test("a keyword that ends the text is still met (the pass's last position has no third unit)", () => {
     // `token:` at the very end: no value follows, so nothing is found, and nothing throws.
     expect(scan(`${token} token:`).map((f) => f.kind)).toEqual(["github-pat"]);
+  });
+
+  test("more characters open keywords than six bits number: the rest share a code, and every keyword is still met exactly", () => {
+    // 90 keywords, each opened by a character of its own: all printable ASCII but the space, then Greek.
+    const openers = [...Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i)).filter((c) => !/[A-Z]/.test(c)), ..."αβγδεζηθικλμνξοπ"];
+    const met: string[] = [];
+    const rule: Rule = { kinds: ["test"], keywords: openers.map((c) => `${c}q!`), scan: (ctx, pos, kw) => void met.push(`${kw}@${pos}`) };
+    const text = openers.map((c) => `${c}q! ${c}x! `).join("");
+    scan(text, [rule]);
+    expect(met.sort()).toEqual(openers.map((c) => `${c}q!@${text.indexOf(`${c}q!`)}`).sort());
+    // Near misses that share a code with a keyword's opener (the first character differs) are not met.
+    met.length = 0;
+    scan("~Q? }q? ζq? 9q?", [rule]);
+    expect(met).toEqual([]);
   });
 });

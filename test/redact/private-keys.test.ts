@@ -164,3 +164,65 @@ describe("PuTTY .ppk keys", () => {
     expect(out).toContain("\nnext line stays\n");
   });
 });
+
+/**
+ * A key as `openssl pkey -text -noout` prints it: each component's name, then
+ * its big-endian bytes as colon hex, fifteen to a line, with a leading 00 when
+ * the top bit is set.
+ */
+function opensslText(jwk: Record<string, string | undefined>, kind: "rsa" | "ec" | "ed25519"): { text: string; secrets: string[] } {
+  const hex = (b64u: string): string[] => {
+    const bytes = [...Buffer.from(b64u, "base64url")];
+    if (bytes[0]! >= 0x80) bytes.unshift(0);
+    return bytes.map((b) => b.toString(16).padStart(2, "0"));
+  };
+  const block = (name: string, b64u: string): string => {
+    const h = hex(b64u);
+    const lines: string[] = [];
+    for (let i = 0; i < h.length; i += 15) lines.push(`    ${h.slice(i, i + 15).join(":")}${i + 15 < h.length ? ":" : ""}`);
+    return `${name}:\n${lines.join("\n")}\n`;
+  };
+  const secrets: string[] = [];
+  const secret = (name: string, b64u: string): string => {
+    const b = block(name, b64u);
+    // Lines of five bytes or more: a last line of one byte (`d5`) is in any hex.
+    secrets.push(...b.split("\n").slice(1).map((l) => l.trim()).filter((l) => l.length >= 14));
+    return b;
+  };
+  if (kind === "rsa") {
+    const text = `Private-Key: (2048 bit, 2 primes)\n${block("modulus", jwk.n!)}publicExponent: 65537 (0x10001)\n${secret("privateExponent", jwk.d!)}${secret("prime1", jwk.p!)}${secret("prime2", jwk.q!)}${secret("exponent1", jwk.dp!)}${secret("exponent2", jwk.dq!)}${secret("coefficient", jwk.qi!)}`;
+    return { text, secrets };
+  }
+  const heading = kind === "ec" ? "Private-Key: (256 bit)" : "ED25519 Private-Key:";
+  const tail = kind === "ec" ? "ASN1 OID: prime256v1\nNIST CURVE: P-256\n" : "";
+  return { text: `${heading}\n${secret("priv", jwk.d!)}${block("pub", jwk.x!)}${tail}`, secrets };
+}
+
+describe("a private key printed as its numbers (openssl pkey -text -noout)", () => {
+  const printed = {
+    rsa: opensslText(rsa.privateKey.export({ format: "jwk" }) as Record<string, string>, "rsa"),
+    ec: opensslText(ec.privateKey.export({ format: "jwk" }) as Record<string, string>, "ec"),
+    ed25519: opensslText(generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }) as Record<string, string>, "ed25519"),
+  };
+  for (const [name, { text, secrets }] of Object.entries(printed)) {
+    test(`${name}: every private component goes, raw, CRLF, in a JSON string and walked as a value; names and public parts stay`, () => {
+      for (const out of [r.text(text), r.text(text.replaceAll("\n", "\r\n")), r.text(JSON.stringify({ type: "tool_result", content: text })), JSON.stringify(r.value({ tool_response: { stdout: text } }))]) {
+        for (const line of secrets) expect(out).not.toContain(line);
+        expect(out).toContain(name === "rsa" ? "privateExponent:" : "priv:");
+        expect(out).toContain(name === "rsa" ? "modulus:" : "pub:");
+      }
+      // The public part is left whole: the first line under modulus / pub.
+      const lines = text.split("\n");
+      const pub = lines[lines.indexOf(name === "rsa" ? "modulus:" : "pub:") + 1]!.trim();
+      expect(r.text(text)).toContain(pub);
+    });
+  }
+
+  test("`priv:` with hex under it but no Private-Key heading above, and RSA names out of place, stay", () => {
+    for (const text of [
+      "priv:\n    00:b5:6a:31:9c:7e:11:f0:2a:8d:44:e1:93:0b:7c:52\n",
+      "see prime1: below\n    00:b5:6a:31:9c:7e:11:f0\n",
+      "// exponent1: computed later\n",
+    ]) expect(r.text(text)).toBe(text);
+  });
+});

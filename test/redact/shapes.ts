@@ -96,6 +96,7 @@ export const SHAPES: readonly Shape[] = [
   pre("doppler-token", "dp.pt.", A.b62, 43),
   pre("planetscale-token", "pscale_tkn_", A.b62, 43),
   pre("supabase-token", "sbp_", A.hex, 40),
+  tok("mysql-password-hash", (g) => { const h = g.s("0123456789ABCDEF", 40); return { text: `*${h}`, secret: h }; }),
   tok("postgres-password-hash", (g) => { const h = "md5" + g.s(A.hex, 32); return { text: h, secret: h }; }),
   tok("postgres-password-hash", (g) => {
     const keys = `${g.s(A.b64, 43)}=:${g.s(A.b64, 43)}=`;
@@ -364,6 +365,8 @@ export const NEAR_MISSES: Readonly<Record<string, (g: Gen) => string[]>> = {
   "session-cookie": () => ["Set-Cookie: session=; Max-Age=0\r\n", "Cookie: ${COOKIE}\r\n", "Cookie: theme=dark; lang=en-US\r\n", "Set-Cookie: theme=dark; Path=/; Max-Age=31536000"],
   // A digest named by its algorithm (`md5:…`, `md5sum`), a hash too short or not hex, a SCRAM verifier with no keys.
   "postgres-password-hash": (g) => [`md5:${g.s(A.hex, 32)}`, `md5sum ${g.s(A.hex, 32)} file`, `md5${g.s(A.hex, 31)} `, `md5${g.s(A.hex, 32)}ab`, "SCRAM-SHA-256$4096:<salt>$<StoredKey>:<ServerKey>"],
+  // Lower case (no MySQL hash), too short, a 40-hex git id after emphasis that is not at a word's start.
+  "mysql-password-hash": (g) => [`*${g.s(A.hex, 40)} `, `*${g.s("0123456789ABCDEF", 39)} `, `x*${g.s("0123456789ABCDEF", 40)}`],
   "mysql-password": () => ["mysql -u root -p -h db app", "mysql -u root -p${MYSQL_PASSWORD} app"],
   "aws-secret-access-key": () => ["aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}\n"],
   "docker-auth": () => ['{"auths": {"ghcr.io": {"auth": ""}}}', '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}'],
