@@ -339,6 +339,8 @@ describe("false-positive classes seen in traces", () => {
   });
   test("placeholders in auth syntax", () => {
     same("curl -u <user:password> https://api.example.com");
+    // A URL after -u is no user:password (Azure's service principal names are URLs); its copies elsewhere stay too.
+    same("az login --service-principal -u http://deploy-app --tenant t\nmongosh mongodb://deploy-app.internal/test");
     same("--password [PASSWORD]");
     same("Authorization: Bearer <Openverse API token>");
     same("https://user:<password>@db.example.com/app");

@@ -36,7 +36,8 @@ const POSITIONAL_THEN_FLAGS = positional(String.raw`(?:[ \t]{1,5}--?[A-Za-z][\w-
 const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRuleOpts])[] = [
   // curl -u user:pass / --user user:pass / -u ":pass" / --user user:'pass' / --user "user":"pass"
   ["basic-auth", ["-u ", "--user ", "--user="], String.raw`(?<=\s|^)(?:-u|--user)[ =]{0,3}(?:\\?["'])?[^\s:"'\\]{0,256}(?:\\?["'])?:(?:\\?["'])?([^\s"'\\]{1,256})`, {
-    priority: 2, accept: (v) => plausibleSecret(v, true),
+    // `-u http://app` (`az login -u`'s app id, a tool's `--user` URL) is a URL, not `user:password`.
+    priority: 2, accept: (v) => !v.startsWith("//") && plausibleSecret(v, true),
   }],
   // .netrc: machine h login u password p
   ["netrc-password", ["machine "], String.raw`machine[ \t]{1,10}\S{1,256}\s{1,10}login[ \t]{1,10}\S{1,256}\s{1,10}password[ \t]{1,10}(\S{1,256})`, {
