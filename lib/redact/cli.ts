@@ -12,15 +12,34 @@
  * tracegate show S --json | tracegate redact --json --explain
  * ```
  */
-import { readFileSync } from "node:fs";
+import { fstatSync, readFileSync, statSync } from "node:fs";
 import { parseArgs } from "../runtime/builtins.ts";
 import { err, fail, out, stdoutPieces } from "../cli/print.ts";
 import { checkRedactConfig, createRedactor, type Found, type RedactConfig } from "./index.ts";
 import { loadFingerprintKey } from "./fingerprint.ts";
-import { oneShotPayload } from "./tiering.ts";
+import { HUGE_PAGES_MIN_CHARS, oneShotPayload } from "./tiering.ts";
 import { adviseHugePages } from "../runtime/pages.ts";
 import { loadConfig } from "../config/load.ts";
 import { dataDir } from "../config/paths.ts";
+
+/**
+ * The bytes the command will read, when every input is a regular file (its
+ * arguments, or stdin redirected from one); undefined for a pipe, a terminal
+ * or a file that cannot be read (whose error comes at the read).
+ */
+export function inputBytes(files: readonly string[]): number | undefined {
+  try {
+    if (files.length === 0) {
+      const st = fstatSync(0);
+      return st.isFile() ? st.size : undefined;
+    }
+    let n = 0;
+    for (const f of files) n += statSync(f).size;
+    return n;
+  } catch {
+    return undefined;
+  }
+}
 
 const USAGE = "usage: tracegate redact [FILE...] [--json] [--explain] [--strict]   (stdin when no FILE)";
 
@@ -104,8 +123,10 @@ export async function redactCommand(argv: string[], config?: RedactConfig): Prom
     out(`${USAGE}\n\nReads stdin and writes it to stdout with secrets replaced by [REDACTED:<kind>:<tag>].\n  --json     input is JSON (or JSON Lines); string values are redacted using their keys as context\n  --explain  list what was found where (line:column +length), by kind and rule, without the values (instead of the output)\n  --strict   more aggressive entropy detection (unlabelled hex, shorter tokens), for a second pass before sharing a trace\n`);
     return 0;
   }
-  // Before the read: the input's own pages come 2 MB at a time too (pages.ts).
-  adviseHugePages();
+  // Before the read, so the input's own pages come 2 MB at a time too (pages.ts), when the input may
+  // be large: its size is known for files and a redirected file; a pipe's is not.
+  const known = inputBytes(files);
+  if (known === undefined || known >= HUGE_PAGES_MIN_CHARS) adviseHugePages();
   const inputs: { name: string; text: string }[] = [];
   if (files.length === 0) {
     try {

@@ -136,3 +136,24 @@ describe("tracegate redact", () => {
     expect(usage.err).toContain("usage: tracegate redact");
   });
 });
+
+describe("inputBytes: what the command knows of its input's size before reading it", () => {
+  test("files add up; stdin redirected from a file is that file's size; a pipe and a missing file are unknown", async () => {
+    const { inputBytes } = await import("../../lib/redact/cli.ts");
+    const { writeFileSync } = await import("node:fs");
+    const a = join(home, "a.txt");
+    const b = join(home, "b.txt");
+    writeFileSync(a, "x".repeat(1000));
+    writeFileSync(b, "y".repeat(24));
+    expect(inputBytes([a, b])).toBe(1024);
+    expect(inputBytes([a, join(home, "missing.txt")])).toBeUndefined();
+    // A child whose stdin is the file, and one whose stdin is a pipe: each prints what it knows.
+    const probe = `import { inputBytes } from ${JSON.stringify(join(import.meta.dir, "../../lib/redact/cli.ts"))}; process.stdout.write(String(inputBytes([])));`;
+    const viaFile = Bun.spawnSync([process.execPath, "-e", probe], { stdin: Bun.file(a) });
+    expect(viaFile.stdout.toString()).toBe("1000");
+    const viaPipe = Bun.spawn([process.execPath, "-e", probe], { stdin: "pipe", stdout: "pipe" });
+    viaPipe.stdin.write("hello");
+    await viaPipe.stdin.end();
+    expect(await new Response(viaPipe.stdout).text()).toBe("undefined");
+  });
+});
