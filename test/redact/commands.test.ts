@@ -890,3 +890,26 @@ describe("commands that take the secret by position or by a flag that says so", 
     test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
   }
 });
+
+describe("Redis ACLs: each `>password` rule", () => {
+  for (const input of [
+    `redis-cli ACL SETUSER app on '>${S}' '~*' '+@all'\n`,
+    `127.0.0.1:6379> acl setuser bob on >${W} ~cached:* +get\n`,
+    `user worker on >${S} ~jobs:* +@list\n`,
+  ]) {
+    test(input.trim(), () => onlySecretGoes(input, input.includes(W) ? W : S));
+  }
+  test("two passwords in one command both go", () => {
+    const out = r.text(`ACL SETUSER bob on >${S} >${W} ~* +@all\n`);
+    expect(leak(out, S)).toBeUndefined();
+    expect(leak(out, W)).toBeUndefined();
+  });
+  for (const input of [
+    "ACL SETUSER carol on #9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 <OldPassw0rd ~* +@all\n",
+    "user default on nopass ~* &* +@all\n",
+    "ACL SETUSER app on >$REDIS_PASSWORD ~* +@all\n",
+    "echo hello > out.txt && cat out.txt >> log.txt\n",
+  ]) {
+    test(`stays: ${input.trim()}`, () => expect(r.text(input)).toBe(input));
+  }
+});

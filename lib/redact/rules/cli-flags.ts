@@ -5,7 +5,7 @@
  * user%pass`, `htpasswd -b`, `mosquitto_passwd -b`, `grafana-cli admin reset-admin-password`, `ssh-keygen -N/-P`, `mysqladmin password X`, Oracle's
  * `sqlplus user/X@db`, FreeRDP's `/p:X`, `dotnet nuget add source -p X`, `nmcli … password X`,
  * `wpa_passphrase SSID X`, `bw unlock X`, `vault operator unseal X`, `mc admin user add A U X`,
- * `poetry config http-basic.R U X`, `cargo login X`. Each flag counts only after
+ * `poetry config http-basic.R U X`, `cargo login X`, Redis's `ACL SETUSER u on >X`. Each flag counts only after
  * its command: `-p` alone is a port, a path or a parent.
  */
 import { plausibleSecret } from "../keys.ts";
@@ -53,6 +53,11 @@ const CLI_SPECS: readonly (readonly [string, readonly string[], string, RegexRul
   // redis-cli -a SECRET / --pass SECRET (valkey-cli, keydb-cli alike)
   ["password", [" -a ", " --pass "], String.raw`(?<=(?:redis|valkey|keydb)-cli\b[^\n]{0,200}) (?:-a|--pass)[ \t]{1,5}${ARG}`, {
     priority: 2, group: firstMatched(1, 2, 3), accept: (v) => plausibleSecret(v, true), near: { words: ["-cli"], within: 200 + "-cli".length },
+  }],
+  // Redis ACLs: `ACL SETUSER app on >SECRET`, and a users.acl or redis.conf line `user app on >SECRET ~* +@all`.
+  // Each `>` rule adds a password (`<X` removes one, `#<sha256>` adds a hash: neither is a password in clear).
+  ["password", [" >", "'>", '">'], String.raw`(?<=(?:\bacl[ \t]{1,5}setuser|(?:^|\n)[ \t]*user)[ \t]+[^\s>]{1,128}[^\n]{0,400})[ \t]?['"]?>([^\s'"]{1,256})`, {
+    priority: 2, flags: "i", accept: (v) => plausibleSecret(v, true), near: { words: ["SETUSER", "SetUser", "user "], within: 530 },
   }],
   // docker login -p SECRET, and the registry and cloud logins that copy its flags
   ["password", [" -p "], String.raw`(?<=(?:docker|podman|buildah|skopeo|nerdctl|oras|cosign|az|cf|oc|expo|eas|helm\s{1,5}registry|crane\s{1,5}auth)\s{1,5}login\b[^\n]{0,200}) -p[ \t]{1,5}${ARG}`, {
