@@ -4,8 +4,10 @@
  * every other line stay.
  */
 import { describe, expect, test } from "bun:test";
+import { scan } from "../../lib/redact/engine.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
-import { readName } from "../../lib/redact/rules/repl.ts";
+import { readName, replRule } from "../../lib/redact/rules/repl.ts";
+import { bestMs } from "../support/timing.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
 const PW = "Tr0ub4dor&3horse";
@@ -76,4 +78,17 @@ test("readName: the name a bare read reads, and whether it was printed", () => {
   expect(readName('getenv("X_TOKEN")')).toEqual({ name: "X_TOKEN", printed: false });
   expect(readName('connect(password=os.environ["X"])')).toBeUndefined();
   expect(readName("token + 1")).toBeUndefined();
+});
+
+test("one long line with a prompt every few characters is read once: 1 MB costs about 4x 256 KB, not 16x", () => {
+  // Each prompt's line is the same line: its start and end are looked for once, not once per prompt.
+  const line = (n: number): string => ">>> x ".repeat(Math.ceil(n / 6));
+  const small = line(256 * 1024);
+  const big = line(1024 * 1024);
+  const cost = (s: string): number => bestMs(() => scan(s, [replRule]), 3);
+  cost(small);
+  const a = cost(small);
+  const b = cost(big);
+  // Below 20 ms for a megabyte the ratio is noise (as in linear.test.ts).
+  expect({ ok: b <= 20 || b / Math.max(a, 1) < 12, a, b }).toMatchObject({ ok: true });
 });

@@ -20,7 +20,7 @@
 import { classifyKey } from "../keys.ts";
 import { printedAs, printedSecret } from "../printed.ts";
 import type { Rule, ScanCtx } from "../types.ts";
-import { push } from "./push.ts";
+import { nextIndexOf, push } from "./push.ts";
 
 /** The longest prompt line read, and the lines after it read for the echo. */
 const LINE_MAX = 512;
@@ -96,22 +96,31 @@ export function readName(expr: string): { name: string; printed: boolean } | und
   return rest === "" ? { name, printed } : undefined;
 }
 
-/** The line `[a, b)` of `s` around `pos`, when it is at most LINE_MAX long. */
-function lineAround(s: string, pos: number): [number, number] | undefined {
-  const a = s.lastIndexOf("\n", pos) + 1;
-  if (pos - a > LINE_MAX) return undefined;
-  let b = s.indexOf("\n", pos);
-  if (b < 0) b = s.length;
+/**
+ * The line `[a, b)` around `pos`, when it is at most LINE_MAX long. Its end
+ * comes from the scan's shared next-newline search and its start from at most
+ * LINE_MAX units back, so a text of one long line with a prompt every few
+ * characters is read once, not once per prompt.
+ */
+function lineAround(ctx: ScanCtx, pos: number): [number, number] | undefined {
+  const s = ctx.s;
+  const nl = nextIndexOf(ctx, "\n", pos);
+  const b = nl < 0 ? s.length : nl;
+  // Whatever this line holds, no later hit on it is read again.
+  ctx.memo.repl = b;
+  let a = pos;
+  const lo = pos > LINE_MAX ? pos - LINE_MAX : 0;
+  while (a > lo && s.charCodeAt(a - 1) !== 10) a--;
+  if (a > 0 && s.charCodeAt(a - 1) !== 10) return undefined;
   return b - a > LINE_MAX ? undefined : [a, b];
 }
 
 function scanRepl(ctx: ScanCtx, pos: number): void {
   const s = ctx.s;
   if (pos < (ctx.memo.repl ?? 0)) return;
-  const line = lineAround(s, pos);
+  const line = lineAround(ctx, pos);
   if (!line) return;
   const [a, b] = line;
-  ctx.memo.repl = b;
   const text = s.slice(a, b).replace(/\r$/, "");
   const prompt = PROMPT.exec(text);
   if (!prompt) return;
