@@ -254,6 +254,8 @@ const SPECS: readonly Spec[] = [
   ["alibaba-access-key-id", ["ltai"], String.raw`LTAI([${B62}]{16,24})` + RB],
   ["digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], String.raw`do[por]_v1_([a-f0-9]{64})` + RB],
   ["heroku-api-key", ["hrku-aa"], String.raw`HRKU-AA([${B64U}]{58})` + String.raw`(?![A-Za-z0-9_-])`],
+  // Docker Hub personal and organization access tokens (`docker login -p`, `~/.docker/config.json` without a helper).
+  ["docker-hub-token", ["dckr_pat_", "dckr_oat_"], String.raw`dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,64})` + String.raw`(?![A-Za-z0-9_-])`],
   ["flyio-token", ["fo1_"], String.raw`fo1_([${B64U}]{40,48})`],
   ["databricks-token", ["dapi"], String.raw`dapi([a-f0-9]{32}(?:-\d)?)` + RB],
   ["vault-service-token", ["hvs."], String.raw`hvs\.([${B64U}]{90,300})`],

@@ -88,6 +88,8 @@ export const SHAPES: readonly Shape[] = [
   pre("digitalocean-token", "dop_v1_", A.hex, 64),
   pre("heroku-api-key", "HRKU-AA", A.b64u, 58),
   pre("flyio-token", "fo1_", A.b64u, 43),
+  pre("docker-hub-token", "dckr_pat_", A.b64u, 27),
+  pre("docker-hub-token", "dckr_oat_", A.hex, 32),
   pre("databricks-token", "dapi", A.hex, 32),
   pre("vault-service-token", "hvs.", A.b64u, 120),
   pre("vault-batch-token", "hvb.", A.b64u, 150),
