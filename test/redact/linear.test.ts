@@ -61,6 +61,31 @@ describe("every rule scans near misses in linear time", () => {
   }
 });
 
+describe("every rule scans one long line of its keywords in linear time", () => {
+  // The same near misses with no line break anywhere: a rule that looks for its hit's line start or
+  // end afresh at every hit, and remembers nothing about a line too long for it, reads the rest of
+  // the line each time (the REPL rule did: 1 MB took 3.9 s). Text with line breaks every few
+  // hundred characters, as above, hides that.
+  const oneLine = (keywords: readonly string[], size: number): string => nearMisses(keywords, size).replaceAll("\n", " ");
+  for (const [i, rule] of RULES.entries()) {
+    test(`rule ${i} (${rule.kinds[0]}) one line, 256 KB vs 1 MB`, () => {
+      expect.hasAssertions();
+      const big = oneLine(rule.keywords, 1024 * 1024);
+      cost([rule], big);
+      let b = Math.max(0, cost([rule], big) - cost([], big));
+      // Most rules take a few milliseconds for the megabyte: nothing to compare.
+      if (b <= 20) return void expect(b).toBeLessThanOrEqual(20);
+      const small = oneLine(rule.keywords, 256 * 1024);
+      let a = Math.max(0, cost([rule], small) - cost([], small));
+      if (b / Math.max(a, 1) >= 12) {
+        a = Math.max(0, cost([rule], small) - cost([], small));
+        b = Math.max(0, cost([rule], big) - cost([], big));
+      }
+      expect({ rule: i, ok: b <= 20 || b / Math.max(a, 1) < 12, a, b }).toMatchObject({ rule: i, ok: true });
+    }, 60_000);
+  }
+});
+
 describe("the entropy rule's shape tests on a crafted token", () => {
   // A token of name-like pieces (`Qab123_Rcd456_…`) that fails only at its end makes a regex
   // joining the pieces retry every way of matching them if a piece can match two ways: the
