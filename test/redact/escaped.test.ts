@@ -7,13 +7,12 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { unescapeHtml, unescapeJson } from "../../lib/redact/rules/escaped.ts";
+import { restored } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
 const PW = "Zq7wintersun";
 const enc = (v: unknown): string => JSON.stringify(v);
 
-/** `text` with each redaction tag put back as `secret`: what the output is, but for the secret. */
-const restored = (text: string, secret: string): string => text.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/g, secret);
 
 describe("a secret in JSON escaped twice or more goes, and nothing else", () => {
   // A log line carrying a serialized event whose body is serialized JSON.

@@ -8,13 +8,11 @@ import { scan } from "../../lib/redact/engine.ts";
 import { createRedactor } from "../../lib/redact/index.ts";
 import { readName, replRule } from "../../lib/redact/rules/repl.ts";
 import { bestMs } from "../support/timing.ts";
+import { restored } from "./shapes.ts";
 
 const r = createRedactor({ fingerprintKey: "k" });
 const PW = "Tr0ub4dor&3horse";
 const TOKEN = "qA7xK2mP9rT4vW8zLm2P";
-
-/** `text` with each redaction tag put back as `secret`. */
-const restored = (text: string, secret: string): string => text.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/g, secret);
 
 describe("the value a REPL echoes for a secret-named read goes, and only it", () => {
   const sessions: [string, string, string][] = [

@@ -437,3 +437,6 @@ export function leak(out: string, secret: string): string | undefined {
   return undefined;
 }
 
+
+/** `text` with each redaction tag put back as `secret`: what the output is, but for the secret. */
+export const restored = (text: string, secret: string): string => text.replace(/\[REDACTED:[a-z-]+:[0-9a-f]{4}\]/g, secret);

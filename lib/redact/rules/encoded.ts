@@ -9,6 +9,7 @@
 import { decodeBase64Text, DECODED_PRIORITY, hexValue, isHexUnit, mayOpenText, NOT_TEXT } from "../decode.ts";
 import { spaceOrQuote } from "../keys.ts";
 import { RUN_DIGIT, RUN_LOWER, RUN_UPPER } from "../runs.ts";
+import { onlySeparatorEscapes } from "./escaped.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 
 const ALL_CLASSES = RUN_DIGIT | RUN_UPPER | RUN_LOWER;
@@ -171,7 +172,7 @@ function escapedRuns(ctx: ScanCtx): void {
     if (!/\\u00[2-7][0-9a-fA-F]/.test(run)) continue;
     // Escapes of `=` and `&` only (Gson's `?a\u003d1\u0026token\u003d…`): rules/escaped.ts reads
     // the line back and masks the secret alone, where this masked the whole run after the first `=`.
-    if (!/\\u(?!00(?:3[dD]|26))/.test(run)) continue;
+    if (onlySeparatorEscapes(run)) continue;
     let plain: string;
     try {
       plain = JSON.parse(`"${run.replace(/"/g, '\\"')}"`) as string;

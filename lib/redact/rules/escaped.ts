@@ -149,10 +149,31 @@ export const nestedJsonRule: Rule = {
   scan: (ctx, pos) => rescanWindow(ctx, pos, "nestedJsonEnd", unescapeJson),
 };
 
+/** The `\u` escapes unicodeEscapedRule reads a line back at (lower case): `=` and `&`. */
+const SEPARATOR_ESCAPES = ["\\u003d", "\\u0026"];
+
+/**
+ * Whether every `\u` escape in `run` is one unicodeEscapedRule reads back:
+ * such a run is that rule's, which masks the secret alone, not the encoded
+ * rule's, which masks the whole run.
+ *
+ * @example
+ * ```ts
+ * onlySeparatorEscapes("a\\u003d1\\u0026b\\u003D2"); // true
+ * onlySeparatorEscapes("\\u0041\\u003d1"); // false
+ * ```
+ */
+export function onlySeparatorEscapes(run: string): boolean {
+  for (let i = run.indexOf("\\u"); i !== -1; i = run.indexOf("\\u", i + 2)) {
+    if (!SEPARATOR_ESCAPES.includes(run.slice(i, i + 6).toLowerCase())) return false;
+  }
+  return true;
+}
+
 /** `=` and `&` written as JSON `\u` escapes: see the module comment. */
 export const unicodeEscapedRule: Rule = {
   kinds: [],
-  keywords: ["\\u003d", "\\u0026"],
+  keywords: SEPARATOR_ESCAPES,
   scan: (ctx, pos) => rescanWindow(ctx, pos, "unicodeEscapedEnd", unescapeJson),
 };
 

@@ -14,6 +14,7 @@
  * `publicExponent` and `pub` stay. `priv:` counts only below a `Private-Key:`
  * heading: a bare `priv:` is any label.
  */
+import { isHexUnit } from "../decode.ts";
 import type { Rule, ScanCtx } from "../types.ts";
 import { push } from "./push.ts";
 
@@ -27,8 +28,8 @@ const HEX_LINES = /(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{2,}[0-9a-fA-F]{2}(?::[0-9a-fA-F
 const HEADING_WINDOW = 8192;
 const HEADING = "Private-Key:";
 
-/** RSA's private components. */
-const RSA_PRIVATE = ["privateexponent:", "prime1:", "prime2:", "exponent1:", "exponent2:", "coefficient:"];
+/** The private components' names as openssl prints them (RSA's, then `priv` of the rest), by their keyword (lower case). */
+const NAMES = new Map(["privateExponent:", "prime1:", "prime2:", "exponent1:", "exponent2:", "coefficient:", "priv:"].map((n) => [n.toLowerCase(), n]));
 
 function scanKeyText(ctx: ScanCtx, pos: number, keyword: string): void {
   const s = ctx.s;
@@ -39,22 +40,18 @@ function scanKeyText(ctx: ScanCtx, pos: number, keyword: string): void {
   const before = ls > 0 ? s.charCodeAt(ls - 1) : 10;
   if (before !== 10 && before !== 34 && !(before === 110 && s.charCodeAt(ls - 2) === 92)) return;
   const rsa = keyword !== "priv:";
-  // `priv:` and the RSA names are lower case or camel case exactly as openssl prints them.
-  if (!s.startsWith(rsa ? RSA_NAMES.get(keyword)! : "priv:", pos)) return;
+  // The names are matched as openssl prints them (the keyword pass folds case).
+  if (!s.startsWith(NAMES.get(keyword)!, pos)) return;
   if (!rsa && !headingAbove(ctx, pos)) return;
   HEX_LINES.lastIndex = pos + keyword.length;
   const m = HEX_LINES.exec(s);
   if (!m) return;
   let start = m.index;
-  while (start < s.length && !isHex(s.charCodeAt(start))) start++;
+  while (start < s.length && !isHexUnit(s.charCodeAt(start))) start++;
   let end = m.index + m[0].length;
-  while (end > start && !isHex(s.charCodeAt(end - 1))) end--;
+  while (end > start && !isHexUnit(s.charCodeAt(end - 1))) end--;
   push(ctx, { from: pos, start, end, kind: rsa ? "rsa-private-key" : "private-key", priority: 2.8 });
 }
-
-const RSA_NAMES = new Map(RSA_PRIVATE.map((k) => [k, k === "privateexponent:" ? "privateExponent:" : k]));
-
-const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 
 /**
  * Whether a `Private-Key:` heading sits at most HEADING_WINDOW above `pos`.
@@ -79,6 +76,6 @@ function headingAbove(ctx: ScanCtx, pos: number): boolean {
 /** See the module comment. */
 export const keyTextRule: Rule = {
   kinds: ["rsa-private-key", "private-key"],
-  keywords: [...RSA_PRIVATE, "priv:"],
+  keywords: [...NAMES.keys()],
   scan: scanKeyText,
 };

@@ -41,8 +41,12 @@ const STEP = /(?:\.|::)([A-Za-z_$][\w$]{0,100})|\[[ \t]*(?:b?'([^'\n]{1,100})'|b
 const READ_CALL = /(?:get|fetch|env|getenv|get_env|Getenv|getProperty|GetEnvironmentVariable|getString)\([ \t]*(?:'([^'\n]{1,100})'|"([^"\n]{1,100})"|:([A-Za-z_]\w{0,100}))[ \t]*(?:,[^()\n]{0,100})?\)/y;
 const NAME = /[A-Za-z_$][\w$]{0,100}/y;
 
-/** Where a REPL prints a value it echoes: `Out[3]: `, `=> `, `$1 ==> `, `res0: String = `, `[1] `. */
-const RESULT_HEAD = /^[ \t]*(?:Out\[\d{1,6}\]:[ \t]*|#?=>[ \t]*|\$\d{1,6} ==>[ \t]*|(?:val )?res\d{1,6}: [\w.[\]]{1,40} = |\[1\] )?/;
+/**
+ * Where a REPL prints a value it echoes: `Out[3]: `, `=> `, and (group 1)
+ * the heads after which a string may stand bare, jshell's `$1 ==> `, scala's
+ * `res0: String = `, R's `[1] `.
+ */
+const RESULT_HEAD = /^[ \t]*(?:Out\[\d{1,6}\]:[ \t]*|#?=>[ \t]*|(\$\d{1,6} ==>[ \t]*|(?:val )?res\d{1,6}: [\w.[\]]{1,40} = |\[1\] ))?/;
 /** What a REPL prints for no value. */
 const NOTHING = new Set(["None", "nil", "null", "undefined", "NULL", "NA", "false", "true", "''", '""', ":ok"]);
 
@@ -138,14 +142,15 @@ function scanRepl(ctx: ScanCtx, pos: number): void {
       continue;
     }
     if (PROMPT.test(echo)) return;
-    let x = at + RESULT_HEAD.exec(echo)![0].length;
+    const head = RESULT_HEAD.exec(echo)!;
+    let x = at + head[0].length;
     let y = at + echo.trimEnd().length;
     const q = s.charCodeAt(x) === 98 && (s.charCodeAt(x + 1) === 39 || s.charCodeAt(x + 1) === 34) ? x + 1 : x;
     const quote = s.charCodeAt(q);
     if ((quote === 39 || quote === 34) && y - q >= 3 && s.charCodeAt(y - 1) === quote) {
       x = q + 1;
       y--;
-    } else if (!read.printed && !/^[ \t]*(?:(?:val )?res\d|\$\d|\[1\] )/.test(echo)) return;
+    } else if (!read.printed && head[1] === undefined) return;
     const value = s.slice(x, y);
     if (!NOTHING.has(value) && printedSecret(value, by)) push(ctx, { from: x, start: x, end: y, kind: by.kind, priority: 1 });
     return;
