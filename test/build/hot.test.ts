@@ -93,7 +93,11 @@ describe.skipIf(!existsSync(bin))("the compiled binary", () => {
   }
 
   test("a 1 MB payload keeps the redactor's functions below FTL", () => {
-    const { barred, free } = dfgCompiles(4 * ONE_SHOT_MIN_CHARS);
+    // How many functions reach DFG before the process exits is the JIT threads' timing: under a
+    // loaded CI run one count came to 53 (100-140 here alone). As linear.test.ts does for its
+    // ratios, a count that falls short is measured once more; the bars stay as they are.
+    let { barred, free } = dfgCompiles(4 * ONE_SHOT_MIN_CHARS);
+    if (barred <= 60 || barred <= 3 * free) ({ barred, free } = dfgCompiles(4 * ONE_SHOT_MIN_CHARS));
     expect(barred).toBeGreaterThan(60);
     expect(barred).toBeGreaterThan(3 * free);
   }, 60_000);
